@@ -1,0 +1,50 @@
+# Two commands do everything on a fresh machine: `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench install install-test messages lint migrate clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip setuptools wheel
+
+# Stamps: reinstall only when pyproject.toml changes.
+$(VENV)/.installed-app: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PIP) install -e ".[test,oracles]"
+	bash scripts/ensure_system_deps.sh
+	touch $@
+
+install: $(VENV)/.installed-app
+install-test: $(VENV)/.installed-test
+
+# Compiled translations (.mo) are build output, made from the .po files on every run.
+messages: | $(PY)
+	$(PY) scripts/compile_messages.py
+
+migrate: install messages
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) baithak.asgi:application
+
+lint: install-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+test: install-test messages lint
+	$(PY) -m pytest
+
+bench: install-test
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis bench/results

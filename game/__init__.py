@@ -1,0 +1,1 @@
+"""Games: the pure rules engines (``game.engine``) and, later, the live tables."""

@@ -1,0 +1,19 @@
+#!/usr/bin/env python
+"""Django's command-line utility for administrative tasks."""
+
+import os
+import sys
+
+from bootstrap import ensure_baithak_importable
+
+
+def main() -> None:
+    ensure_baithak_importable()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
+    from django.core.management import execute_from_command_line
+
+    execute_from_command_line(sys.argv)
+
+
+if __name__ == "__main__":
+    main()

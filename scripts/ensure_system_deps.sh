@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# System packages the test suite needs that pip cannot provide: Debian's Chromium for the
+# Playwright browser tests (browser downloads are impossible here) and gettext.
+set -euo pipefail
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+command -v msgfmt >/dev/null || need+=(gettext)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing system packages: ${need[*]} (run as root or install them)" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+fi

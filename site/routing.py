@@ -1,0 +1,5 @@
+"""WebSocket routes. The live tables add theirs here."""
+
+from django.urls import URLPattern
+
+websocket_urlpatterns: list[URLPattern] = []

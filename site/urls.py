@@ -1,0 +1,17 @@
+"""URL configuration. Pages people read live under /ur/, /hi/ and /en/."""
+
+from baithak import views
+from django.conf.urls.i18n import i18n_patterns
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
+    path("admin/", admin.site.urls),
+    path("healthz", views.healthz, name="healthz"),
+]
+
+urlpatterns += i18n_patterns(
+    path("", views.home, name="home"),
+    prefix_default_language=True,
+)

@@ -1,0 +1,1 @@
+"""Interactive lessons, driven by the same engines as real games."""

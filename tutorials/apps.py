@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TutorialsConfig(AppConfig):
+    name = "tutorials"
+    verbose_name = "Lessons"
