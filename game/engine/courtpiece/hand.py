@@ -90,13 +90,14 @@ _DISPATCH: dict[str, Any] = {}
 
 # Play actions for every 13-bit pattern of one suit, filled in lazily: legal-move
 # generation is then a few shifts and dict lookups instead of a loop over cards.
-_SUIT_TABLES: tuple[tuple[int, dict[int, tuple[str, ...]]], ...] = tuple(
-    (13 * s, {}) for s in range(4)
-)
-
-
 def _suit_actions(shift: int, bits: int) -> tuple[str, ...]:
     return tuple(PLAY_ACTION[shift + r] for r in range(13) if bits >> r & 1)
+
+
+# Built at import (~30k small tuples, a few MB): a lead is then four list indexings.
+_SUIT_TABLES: tuple[list[tuple[str, ...]], ...] = tuple(
+    [_suit_actions(13 * s, bits) for bits in range(8192)] for s in range(4)
+)
 
 
 _BIT = tuple(1 << c for c in range(52))
@@ -160,8 +161,9 @@ class Hand:
     #   deals       the deal as received: 4 tuples of 13 card ints
     #   hands       4 bitmasks of the cards each seat holds and may play (the face-down
     #               Hidden Rung card is kept apart in hidden_card until it is revealed)
-    #   trick       tuple of (seat, card) in the current trick; led = suit led or -1
-    #   trump       suit int or -1 (Hidden: -1 until the reveal; Be-Ranga: until fixed)
+    #   trick       the cards of the current trick in play order (flat: no per-card
+    #               pairs to allocate); trick_leader played the first; led = its suit or -1
+    #   tsuit       trump suit int or -1 (Hidden: -1 until the reveal; Be-Ranga: until fixed)
     #   trump_from  position in the current trick from which the trump suit counts as
     #               trump (CP-HID-3: cards of that suit played before the reveal do not)
     #   won         tricks collected per team (Double Sar: collected from piles)
@@ -203,8 +205,20 @@ class Hand:
         return [[CARD_STR[c] for c in row] for row in self.deals]
 
     @property
-    def trump_suit(self) -> str | None:
-        return SUITS[self.trump] if self.trump >= 0 else None
+    def trump(self) -> str | None:
+        """The trump suit as a letter, or None while there is none (Hidden Rung before the
+        reveal, Be-Ranga and Mendikot before a void player fixes it)."""
+        return SUITS[self.tsuit] if self.tsuit >= 0 else None
+
+    trump_suit = trump
+
+    @property
+    def played(self) -> int:
+        """Bitmask of the cards played so far: every card no longer in a hand."""
+        held = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        if self.hidden_card >= 0 and not self.revealed:
+            held |= 1 << self.hidden_card
+        return FULL_DECK ^ held
 
     @property
     def timeout_legal(self) -> bool:
@@ -215,11 +229,13 @@ class Hand:
         out = []
         node = self._tricks_log
         while node is not None:
-            node, (cards, winner) = node
+            node, (leader, cards, winner) = node
             out.append(
                 {
-                    "leader": cards[0][0],
-                    "cards": [{"seat": s, "card": CARD_STR[c]} for s, c in cards],
+                    "leader": leader,
+                    "cards": [
+                        {"seat": (leader + i) & 3, "card": CARD_STR[c]} for i, c in enumerate(cards)
+                    ],
                     "winner": winner,
                 }
             )
@@ -253,16 +269,15 @@ class Hand:
         hands = list(state["hands"])
         hands[actor] &= ~_BIT[arg]
         d["hands"] = (hands[0], hands[1], hands[2], hands[3])
-        d["played"] = state["played"] | _BIT[arg]
-        d["lead_trump"] = False
-        trick = (*state["trick"], (actor, arg))
+        trick = state["trick"] + (arg,)
         suit = arg // 13
         if len(trick) == 1:
             d["led"] = suit
-        elif state["trump"] < 0 and suit != state["led"] and self.spec.trump_by_first_void:
+            d["trick_leader"] = actor
+        elif state["tsuit"] < 0 and suit != state["led"] and self.spec.trump_by_first_void:
             # CP-BR-1: the first card played by a void player fixes trump, and is a trump
             # in its own trick.
-            d["trump"] = suit
+            d["tsuit"] = suit
             d["trump_from"] = len(trick) - 1
         if len(trick) < 4:
             d["trick"] = trick
@@ -341,11 +356,11 @@ class Hand:
         trick = self.trick
         if not trick:
             if self.lead_trump:  # just revealed while leading: CP-HID-6
-                trumps = held & SUIT_MASK[self.trump]
+                trumps = held & SUIT_MASK[self.tsuit]
                 return trumps or held
             return held
-        if self.asked_by == seat and self.trump >= 0:  # CP-HID-5
-            trumps = held & SUIT_MASK[self.trump]
+        if self.asked_by == seat and self.tsuit >= 0:  # CP-HID-5
+            trumps = held & SUIT_MASK[self.tsuit]
             if trumps:
                 return trumps
             return held
@@ -360,22 +375,14 @@ class Hand:
             led = d["led"]
             bits = (held >> (13 * led)) & 0x1FFF
             if bits:  # the common case: following suit; no ask, no claim is possible then
-                table = _SUIT_TABLES[led][1]
-                actions = table.get(bits)
-                if actions is None:
-                    actions = table[bits] = _suit_actions(13 * led, bits)
-                return actions
+                return _SUIT_TABLES[led][bits]
             m = held
-        else:
+        elif d["lead_trump"] or d["asked_by"] == seat:
             m = self._playable_mask()
-        out: tuple[str, ...] = ()
-        for shift, table in _SUIT_TABLES:
-            bits = (m >> shift) & 0x1FFF
-            if bits:
-                actions = table.get(bits)
-                if actions is None:
-                    actions = table[bits] = _suit_actions(shift, bits)
-                out += actions
+        else:
+            m = d["hands"][seat]
+        s, h, di, c = _SUIT_TABLES
+        out = s[m & 0x1FFF] + h[(m >> 13) & 0x1FFF] + di[(m >> 26) & 0x1FFF] + c[m >> 39]
         if self.hidden_card >= 0 and not self.revealed:
             if self.trick:
                 if self.asked_by != seat and not (self.hands[seat] & SUIT_MASK[self.led]):
@@ -410,11 +417,11 @@ class Hand:
             if not held >> arg & 1:
                 return f"you do not hold {card}"
             if self.trick:
-                if self.asked_by == seat and self.trump >= 0:
-                    trumps = SUIT_NAMES[self.trump]
+                if self.asked_by == seat and self.tsuit >= 0:
+                    trumps = SUIT_NAMES[self.tsuit]
                     return f"you asked for the reveal, so you must play a trump ({trumps})"
                 return f"must follow {SUIT_NAMES[self.led]}"
-            return f"after revealing you must lead a trump ({SUIT_NAMES[self.trump]})"
+            return f"after revealing you must lead a trump ({SUIT_NAMES[self.tsuit]})"
         if kind in ("call", "hide", "redeal", "thirteenth") and phase != CALL:
             return "trump has already been decided" if phase == PLAY else f"cannot {kind} now"
         if kind == "call":
@@ -465,13 +472,13 @@ class Hand:
         self._set(phase=PLAY, to_move=leader, trick=(), led=-1)
 
     def _do_call(self, suit: int) -> None:
-        self._set(caller=self.to_move, trump=suit, trump_from=0)
+        self._set(caller=self.to_move, tsuit=suit, trump_from=0)
         self._start_play(self.caller)
 
     def _do_thirteenth(self, _: int) -> None:
         seat = self.to_move
         card = self.deals[seat][12]
-        self._set(caller=seat, trump=card // 13, trump_from=0, thirteenth_card=card)
+        self._set(caller=seat, tsuit=card // 13, trump_from=0, thirteenth_card=card)
         self._start_play(seat)
 
     def _do_redeal(self, _: int) -> None:
@@ -506,7 +513,7 @@ class Hand:
                 hands=self._without(fc, card),
             )
         else:
-            self._set(caller=fc, trump=card // 13, trump_from=0, turned_card=card)
+            self._set(caller=fc, tsuit=card // 13, trump_from=0, turned_card=card)
         self._start_play(fc)
 
     def _do_hide(self, card: int) -> None:
@@ -542,7 +549,7 @@ class Hand:
             return
         # CP-HK-5: the highest bid is the last one made; its suit is trump.
         suit = next(su for _, n, su in reversed(self.bids) if n)
-        self._set(caller=self.contract[1], trump=suit, trump_from=0)
+        self._set(caller=self.contract[1], tsuit=suit, trump_from=0)
         self._start_play(self.contract[1])
 
     def _do_claim(self, _: int) -> None:
@@ -563,39 +570,45 @@ class Hand:
         hands[self.caller] |= 1 << card  # CP-HID-4: the card goes back into the hand
         self._set(
             revealed=True,
-            trump=card // 13,
+            tsuit=card // 13,
             trump_from=len(self.trick),  # CP-HID-3: trump counts from this moment
             hands=tuple(hands),
         )
 
-    def _trick_winner(self, trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-        led = trick[0][1] // 13
-        trump = self.trump
-        best_seat, best_card = trick[0]
-        best_is_trump = False
+    def _trick_winner(self, trick: tuple[int, ...]) -> int:
+        """Position (0..3) in the trick of the winning card (CP-7, CP-HID-3, CP-BR-1)."""
+        led = trick[0] // 13
+        trump = self.tsuit
+        best = 0
         if trump >= 0 and trump != led:
-            start = self.trump_from
-            for i in range(start, 4):
-                seat, card = trick[i]
-                if card // 13 == trump and (not best_is_trump or card > best_card):
-                    best_seat, best_card, best_is_trump = seat, card, True
-        if not best_is_trump:
-            for seat, card in trick:
-                if card // 13 == led and card > best_card:
-                    best_seat, best_card = seat, card
-        return best_seat, best_card
+            found = -1
+            for i in range(self.trump_from, 4):
+                card = trick[i]
+                if card // 13 == trump and (found < 0 or card > trick[found]):
+                    found = i
+            if found >= 0:
+                return found
+        for i in (1, 2, 3):
+            card = trick[i]
+            if card // 13 == led and card > trick[best]:
+                best = i
+        return best
 
-    def _finish_trick(self, trick: tuple[tuple[int, int], ...]) -> None:
-        winner, winning_card = self._trick_winner(trick)
+    def _finish_trick(self, cards: tuple[int, ...]) -> None:
+        position = self._trick_winner(cards)
+        leader = self.trick_leader
+        winner = (leader + position) & 3
+        winning_card = cards[position]
         d = self.__dict__
         won = list(d["won"])
         count = d["trick_count"] + 1
         d["trick"] = ()
+        d["lead_trump"] = False  # CP-HID-6 binds only the lead just made
         d["led"] = -1
         d["trick_count"] = count
         d["asked_by"] = -1
         d["trump_from"] = 0
-        d["_tricks_log"] = (d["_tricks_log"], (trick, winner))
+        d["_tricks_log"] = (d["_tricks_log"], (leader, cards, winner))
         d["to_move"] = winner
         if self.spec.piles:
             pile = self.pile + 1
@@ -665,8 +678,8 @@ class Hand:
                 points = (1, 0) if winner == 0 else (0, 1)
         elif scoring == "mendikot":
             tens_won = [0, 0]
-            for node_trick, w in self._iter_tricks():
-                for _, card in node_trick:
+            for _, node_cards, w in self._iter_tricks():
+                for card in node_cards:
                     if TENS_MASK >> card & 1:
                         tens_won[_team(w)] += 1
             tens = (tens_won[0], tens_won[1])
@@ -689,7 +702,8 @@ class Hand:
             result=HandResult(kind, winner, won, points, caller, tens, contract),
         )
 
-    def _iter_tricks(self) -> list[tuple[tuple[tuple[int, int], ...], int]]:
+    def _iter_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """Completed tricks as (leader, cards in play order, winner), last first."""
         out = []
         node = self._tricks_log
         while node is not None:
@@ -784,9 +798,12 @@ class Hand:
                 {"seat": s, "bid": f"{n}{SUITS[su]}" if n else "pass"} for s, n, su in self.bids
             ],
             "contract": list(self.contract) if self.contract else None,
-            "trick": [{"seat": s, "card": CARD_STR[c]} for s, c in self.trick],
+            "trick": [
+                {"seat": (self.trick_leader + i) & 3, "card": CARD_STR[c]}
+                for i, c in enumerate(self.trick)
+            ],
             "led": SUITS[self.led] if self.led >= 0 else None,
-            "trump_from": self.trump_from if self.trump >= 0 else None,
+            "trump_from": self.trump_from if self.tsuit >= 0 else None,
             "tricks_taken": list(self.won),
             "pile": self.pile,
             "run": {"seat": self.run_seat, "length": self.run_len}
@@ -844,7 +861,6 @@ def new_hand(
         "passed": False,
         "phase": CALL,
         "pile": 0,
-        "played": 0,
         "result": None,
         "revealed": False,
         "rules": rules,
@@ -854,8 +870,9 @@ def new_hand(
         "thirteenth_card": NO_CARD,
         "to_move": fc,
         "trick": (),
+        "trick_leader": -1,
         "trick_count": 0,
-        "trump": -1,
+        "tsuit": -1,
         "trump_from": 0,
         "turned_card": NO_CARD,
         "won": (0, 0),
