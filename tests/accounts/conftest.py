@@ -22,6 +22,13 @@ def _clean_cache() -> Iterator[None]:
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings: Any) -> None:
+    # Django's real hasher takes a large share of a second per password on this machine;
+    # the flows under test are the same with a fast one.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     def make(
