@@ -2,7 +2,7 @@
 
 Local defaults need nothing: SQLite, the in-memory channel layer, DEBUG on. Production
 reads the environment: SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL),
-REDIS_URL (channels-redis).
+REDIS_URL (channels-redis and the cache), EMAIL_* and DEFAULT_FROM_EMAIL (SMTP).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_GET = False  # logging out is a POST (a link cannot log anyone out)
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
-ACCOUNT_EMAIL_SUBJECT_PREFIX = ""  # the adapter prefixes the translated site name
+ACCOUNT_USER_DISPLAY = "accounts.templatetags.accounts_tags.display_name"  # "signed in as …"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"  # links in emails
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day, then expires
 # allauth's rate limits (kept in CACHES), stated here so README can cite them:
