@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.admin.options import InlineModelAdmin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.http import HttpRequest
 
 from accounts.models import GameStats, Profile
 
@@ -32,7 +36,9 @@ class PlayerAdmin(UserAdmin):
     inlines = (ProfileInline, GameStatsInline)
     list_display = (*UserAdmin.list_display, "date_joined", "last_login")
 
-    def get_inline_instances(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_inline_instances(
+        self, request: HttpRequest, obj: Any | None = None
+    ) -> list[InlineModelAdmin]:
         # On the add page the new user's profile is made by a signal; an inline there
         # would try to create a second one.
         return super().get_inline_instances(request, obj) if obj is not None else []

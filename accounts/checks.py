@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import Warning, register
+from django.core import checks
 
 
-@register("accounts")
-def email_backend_in_production(**_: Any) -> list[Warning]:
+@checks.register("accounts")
+def email_backend_in_production(**_: Any) -> list[checks.CheckMessage]:
     if settings.DEBUG or "console" not in settings.EMAIL_BACKEND:
         return []
     return [
-        Warning(
+        checks.Warning(
             "DEBUG is off but emails go to the console: verification and password-reset "
             "links will never reach players.",
             hint="Set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, "

@@ -40,3 +40,10 @@ def test_email_subjects_carry_the_translated_site_name(client: Client, make_user
     make_user("alice")
     client.post("/hi/accounts/password/reset/", {"email": "alice@example.com"})
     assert mail.outbox[0].subject.startswith("बैठक: ")
+
+
+def test_messages_name_the_player_by_display_name(client: Client, urdu_reader: Any) -> None:
+    urdu_reader.profile.display_name = "علی"
+    urdu_reader.profile.save()
+    client.post("/en/accounts/login/", {"login": "alice", "password": PASSWORD})
+    assert "آپ علی کے نام سے سائن اِن ہو گئے۔" in client.get("/ur/").content.decode()

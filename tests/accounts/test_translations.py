@@ -221,3 +221,12 @@ def test_confirm_page_for_other_account_and_reset_emails(
         client.get(url(lang, "account_confirm_email", key)), lang
     )
     check(pages)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_too_many_requests_page(client: Client, lang: str) -> None:
+    for _ in range(20):
+        client.post(url(lang, "account_signup"), {})
+    response = client.post(url(lang, "account_signup"), {})
+    assert response.status_code == 429
+    check({"429": leftovers(response, lang)})
