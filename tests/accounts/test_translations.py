@@ -230,3 +230,26 @@ def test_too_many_requests_page(client: Client, lang: str) -> None:
     response = client.post(url(lang, "account_signup"), {})
     assert response.status_code == 429
     check({"429": leftovers(response, lang)})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_set_password_page_and_account_exists_email(
+    client: Client, make_user: Any, lang: str
+) -> None:
+    # A player made by staff without a password sets one; a stranger signing up with a
+    # taken address makes allauth mail the owner.
+    user = make_user("bob")
+    user.set_unusable_password()
+    user.save()
+    client.force_login(user)
+    pages = {"set password": leftovers(client.get(url(lang, "account_set_password")), lang)}
+    client.logout()
+    client.post(url(lang, "account_signup"), {
+        "username": "alice", "email": "bob@example.com",
+        "password1": PASSWORD, "password2": PASSWORD,
+    })
+    assert len(mail.outbox) == 1
+    pages["account exists email"] = english_lines(
+        mail.outbox[0].subject + "\n" + mail.outbox[0].body, ALLOWED
+    )
+    check(pages)

@@ -28,11 +28,16 @@ def _clean_cache() -> None:
 def test_entrance_pages_in_urdu_and_hindi(
     page: Any, live_server: Any, artifacts_dir: Path, lang: str, direction: str
 ) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     for name in ("login", "signup", "password/reset"):
         page.goto(f"{live_server.url}/{lang}/accounts/{name}/")
         assert page.get_attribute("html", "dir") == direction
+        violations = axe.run(page).response["violations"]
+        assert [v["id"] for v in violations] == []
         slug = name.replace("/", "-")
         page.screenshot(path=str(artifacts_dir / f"accounts-{slug}-{lang}.png"), full_page=True)
     # Errors too: a weak password on the sign-up page.
@@ -44,6 +49,7 @@ def test_entrance_pages_in_urdu_and_hindi(
     page.locator("form.account-form button[type=submit]").click()
     page.wait_for_load_state()
     assert page.locator(".field--error").count() >= 1
+    assert [v["id"] for v in axe.run(page).response["violations"]] == []
     page.screenshot(path=str(artifacts_dir / f"accounts-signup-errors-{lang}.png"), full_page=True)
     assert errors == []
 
