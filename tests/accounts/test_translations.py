@@ -9,8 +9,11 @@ the emails they receive.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
+import polib
 import pytest
 from allauth.account.forms import default_token_generator
 from allauth.account.models import EmailAddress, EmailConfirmationHMAC
@@ -253,3 +256,15 @@ def test_set_password_page_and_account_exists_email(
         mail.outbox[0].subject + "\n" + mail.outbox[0].body, ALLOWED
     )
     check(pages)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalogue_is_complete_and_has_no_duplicates(lang: str) -> None:
+    # Several branches append to the same .po files; a msgid appended twice would make
+    # GNU msgfmt refuse the file and leaves polib picking one silently.
+    path = Path(__file__).resolve().parents[2] / "locale" / lang / "LC_MESSAGES" / "django.po"
+    po = polib.pofile(str(path))
+    counts = Counter((entry.msgctxt, entry.msgid) for entry in po)
+    assert [key for key, n in counts.items() if n > 1] == []
+    assert [e.msgid for e in po.untranslated_entries()] == []
+    assert [e.msgid for e in po.fuzzy_entries()] == []
