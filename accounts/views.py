@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from accounts.forms import ProfileForm
 from accounts.games import GAME_CHOICES
 from accounts.models import GameStats, Profile
+from accounts.templatetags.accounts_tags import display_name
 
 
 @login_required
@@ -35,8 +36,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    user = get_object_or_404(get_user_model(), username=username, is_active=True)
-    profile_obj, _created = Profile.objects.get_or_create(user=user)
+    user = get_object_or_404(
+        get_user_model().objects.select_related("profile"), username=username, is_active=True
+    )
     by_game = {row.game: row for row in GameStats.objects.filter(user=user)}
     rows = [
         {"code": code, "label": label, "stats": by_game.get(code)}
@@ -45,6 +47,11 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/player.html",
-        {"player": user, "player_profile": profile_obj, "rows": rows,
-         "is_self": request.user == user},
+        {
+            "player": user,
+            "player_name": display_name(user),
+            "shows_username": display_name(user) != user.get_username(),
+            "rows": rows,
+            "is_self": request.user == user,
+        },
     )
