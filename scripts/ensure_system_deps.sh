@@ -5,6 +5,8 @@ set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 command -v msgfmt >/dev/null || need+=(gettext)
+# Devanagari and Urdu glyphs, so browser-test screenshots of Hindi and Urdu pages are readable.
+fc-list :lang=hi 2>/dev/null | grep -q . || need+=(fonts-noto-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${need[*]} (run as root or install them)" >&2

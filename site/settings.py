@@ -2,7 +2,7 @@
 
 Local defaults need nothing: SQLite, the in-memory channel layer, DEBUG on. Production
 reads the environment: SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL (PostgreSQL),
-REDIS_URL (channels-redis).
+REDIS_URL (channels-redis and the cache), EMAIL_* and DEFAULT_FROM_EMAIL (SMTP).
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "game",
     "tutorials",
+    "allauth",  # accounts: sign-up, login, verification, reset (see the ACCOUNT_* block)
+    "allauth.account",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -63,9 +66,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in player's stored language for URLs without one.
+    "accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "baithak.urls"
@@ -142,6 +148,64 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG  # serve straight from static/ while developing
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Accounts (django-allauth 65) -------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",  # the admin's username login
+    "allauth.account.auth_backends.AuthenticationBackend",  # username or email
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "home"  # the adapter sends players to home in their own language
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+# A seat at a live table needs a working address: no login until it is confirmed.
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# Confirming is a POST from the page the link opens, so mail scanners that follow links
+# confirm nothing; the browser that signed up is then signed in.
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_ON_GET = False  # logging out is a POST (a link cannot log anyone out)
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_USER_DISPLAY = "accounts.templatetags.accounts_tags.display_name"  # "signed in as …"
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"  # links in emails
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day, then expires
+# allauth's rate limits (kept in CACHES), stated here so README can cite them:
+# "N/period/what", what = ip | key (the username or email tried) | user.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",  # 5 wrong passwords for one account in 5 minutes
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "confirm_email": "1/3m/key",  # resending a confirmation email
+}
+
+# Rate-limit counters must be shared by every worker in production: Redis there.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Email: printed to the console unless EMAIL_HOST is set (then SMTP).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Baithak <noreply@localhost>")
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,0 +1,86 @@
+"""A player's profile and per-game statistics.
+
+The user model stays Django's own; what Baithak adds hangs off it: ``user.profile`` (one
+per user, created with the user) and ``user.game_stats`` (one row per game played).
+Other code relies on the names ``profile`` and ``language``: the home redirect reads
+``request.user.profile.language``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from accounts.games import GAME_CHOICES
+from accounts.rating import MODEL
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("Shown at the table and on your statistics page. Empty: your username."),
+    )
+    language = models.CharField(
+        _("preferred language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_("The site opens in this language whenever you are signed in."),
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """What other players see: the display name, or the username when none is set."""
+        return self.display_name.strip() or self.user.get_username()
+
+
+class GameStats(models.Model):
+    """One player's record and rating in one game (a Court Piece variant or Backgammon).
+
+    Written only by :func:`accounts.services.record_result`; the rating is openskill's
+    Plackett-Luce (mu, sigma), shown as the conservative ``ordinal`` (mu - 3 sigma).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_stats"
+    )
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    played = models.PositiveIntegerField(_("played"), default=0)
+    won = models.PositiveIntegerField(_("won"), default=0)
+    lost = models.PositiveIntegerField(_("lost"), default=0)
+    mu = models.FloatField(default=MODEL.mu)
+    sigma = models.FloatField(default=MODEL.sigma)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("game statistics")
+        verbose_name_plural = _("game statistics")
+        constraints = (
+            models.UniqueConstraint(fields=["user", "game"], name="one_stats_row_per_game"),
+            models.CheckConstraint(
+                condition=models.Q(played=models.F("won") + models.F("lost")),
+                name="played_is_won_plus_lost",
+            ),
+        )
+        ordering = ("user_id", "game")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game}"
+
+    @property
+    def rating(self) -> float:
+        """The conservative rating shown to players: openskill's ordinal, mu - 3 sigma."""
+        return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
