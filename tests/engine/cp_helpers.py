@@ -26,6 +26,11 @@ ALL_CARDS: frozenset[str] = frozenset(r + s for s in SUITS for r in RANKS)
 Deal = list[list[str]]
 
 
+def cards(text: str) -> list[str]:
+    """``"AS KS 2D"`` -> ``["AS", "KS", "2D"]``."""
+    return text.split()
+
+
 def suit(s: str, ranks: str = RANKS) -> list[str]:
     """Cards of suit ``s`` in the given ranks, in that order (default: all, high to low)."""
     return [r + s for r in ranks]
@@ -162,6 +167,13 @@ def lead(state: Any, card: str, policy: Callable[[Any], str] = first_play) -> An
     for _ in range(3):
         state = state.apply(policy(state))
     return state
+
+
+def lead_suit(state: Any, s: str, policy: Callable[[Any], str] = first_play) -> Any:
+    """The player to move leads their first legal card of suit ``s``; the others answer by
+    ``policy``. For forced deals only (see :func:`lead`)."""
+    card = next(a[5:] for a in plays(state) if a.endswith(s))
+    return lead(state, card, policy)
 
 
 def play_out(state: Any, policy: Callable[[Any], str] = first_play) -> Any:
