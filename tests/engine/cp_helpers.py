@@ -176,6 +176,14 @@ def lead_suit(state: Any, s: str, policy: Callable[[Any], str] = first_play) -> 
     return lead(state, card, policy)
 
 
+def trick(state: Any, plan: dict[int, str], policy: Callable[[Any], str] = first_play) -> Any:
+    """One trick: seats named in ``plan`` play that card, the others answer by ``policy``."""
+    for _ in range(4):
+        seat = state.to_move
+        state = state.apply(f"play:{plan[seat]}" if seat in plan else policy(state))
+    return state
+
+
 def play_out(state: Any, policy: Callable[[Any], str] = first_play) -> Any:
     """Play until the hand is over."""
     for _ in range(200):
@@ -212,3 +220,58 @@ def snapshot(state: Any) -> tuple[Any, ...]:
 
 def hand_cards(state: Any, seat: int) -> set[str]:
     return set(state.view(seat)["hand"])
+
+
+# --- Policies for whole matches ----------------------------------------------------------
+
+
+def rank_value(card: str) -> int:
+    """2 -> 0 … A -> 12."""
+    return 12 - RANKS.index(card[0])
+
+
+def biased(favoured: int) -> Callable[[Any], str]:
+    """A deterministic policy that helps team ``favoured`` win tricks: its players play
+    their strongest legal card (trumps first), the others their weakest. Callers name the
+    suit they hold most of; in Hukum the first bidder bids 7 in it and the others pass.
+    Never redeals, claims, asks or reveals unless nothing else is legal."""
+
+    def choose(state: Any) -> str:
+        legal = state.legal_actions()
+        seat = state.to_move
+        card_moves = [a for a in legal if a.startswith("play:")]
+        if card_moves:
+            trump = state.trump
+
+            def strength(action: str) -> tuple[bool, int]:
+                return (action[-1] == trump, rank_value(action[5:]))
+
+            pick = max if seat % 2 == favoured else min
+            return pick(card_moves, key=strength)
+        hand = state.view(seat)["hand"]
+
+        def held(action: str) -> int:
+            return sum(1 for c in hand if c[1] == action[-1])
+
+        calls = [a for a in legal if a.startswith(("call:", "hide:"))]
+        if calls:
+            return max(calls, key=held)
+        sevens = [a for a in legal if a.startswith("bid:7")]
+        if sevens and seat == state.first_chooser:
+            return max(sevens, key=held)
+        if "pass" in legal:
+            return "pass"
+        return legal[0]
+
+    return choose
+
+
+def finish_hand(match: Any, policy: Callable[[Any], str]) -> Any:
+    """Apply the policy's actions until the match's current hand is over (the match then
+    starts the next hand by itself) or the match ends."""
+    done = len(match.hands)
+    for _ in range(300):
+        if match.is_over or len(match.hands) > done:
+            return match
+        match = match.apply(policy(match.hand))
+    raise AssertionError("hand did not end within 300 actions")
