@@ -82,9 +82,11 @@ def _below(ints: Iterator[int], bound: int) -> int:
     raise AssertionError("unreachable: the stream is endless")
 
 
-def shuffled_deck(server_seed: str, client_seeds: Sequence[str], n: int) -> list[str]:
+def shuffled_deck(
+    server_seed: str, client_seeds: Sequence[str], n: int, purpose: str = "deal"
+) -> list[str]:
     deck = list(DECK)
-    ints = _stream(server_seed, client_seeds, n, "deal")
+    ints = _stream(server_seed, client_seeds, n, purpose)
     for i in range(51, 0, -1):
         j = _below(ints, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
@@ -104,5 +106,7 @@ def dice(server_seed: str, client_seeds: Sequence[str], n: int) -> tuple[int, in
 
 
 def draw(server_seed: str, client_seeds: Sequence[str], n: int, count: int) -> list[str]:
-    """``count`` distinct cards drawn from a fresh deck (the toss, CP-11)."""
-    return shuffled_deck(server_seed, client_seeds, n)[:count]
+    """``count`` distinct cards from a fresh deck: round ``n`` of the toss (CP-11).
+
+    The same recipe as ``deal`` with the purpose ``"toss"`` in place of ``"deal"``."""
+    return shuffled_deck(server_seed, client_seeds, n, "toss")[:count]

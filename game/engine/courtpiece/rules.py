@@ -91,7 +91,16 @@ class Rules:
     ValueError naming what is wrong.
     """
 
-    __slots__ = ("_options", "spec", "variant")
+    __slots__ = (
+        "_options",
+        "_values",
+        "claim_allowed",
+        "court_all13",
+        "ending",
+        "hukum_bidding",
+        "spec",
+        "variant",
+    )
 
     def __init__(self, variant: str = "rung", **options: Any) -> None:
         if variant not in VARIANTS:
@@ -117,33 +126,31 @@ class Rules:
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "spec", spec)
         object.__setattr__(self, "_options", tuple(sorted(values.items())))
+        object.__setattr__(self, "_values", values)
+        # Derived switches the state machine asks about on every trick: computed once.
+        court_all13 = variant == "rung" and values["court"] == "all13"
+        object.__setattr__(self, "court_all13", court_all13)
+        # CP-RUNG-5: the 82 claim exists only when court means all 13 tricks.
+        object.__setattr__(self, "claim_allowed", court_all13 and values["claim82"])
+        bidding = variant == "hukum" and values["bidding"]
+        object.__setattr__(self, "hukum_bidding", bidding)
+        # CP-HK-9: Hukum's old no-bid way stops at 7 tricks.
+        ending = "seven" if variant == "hukum" and not bidding else spec.ending
+        object.__setattr__(self, "ending", ending)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Rules is immutable")
 
     def __getattr__(self, name: str) -> Any:
-        for key, value in object.__getattribute__(self, "_options"):
-            if key == name:
-                return value
+        # Options read as attributes: rules.court, rules.ace_rule, ...
+        values = object.__getattribute__(self, "_values")
+        if name in values:
+            return values[name]
         raise AttributeError(name)
 
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._options)
-
-    # Derived switches the state machine asks about.
-    @property
-    def court_all13(self) -> bool:
-        return self.variant == "rung" and self.options["court"] == "all13"
-
-    @property
-    def claim_allowed(self) -> bool:
-        # CP-RUNG-5: the 82 claim exists only when court means all 13 tricks.
-        return self.variant == "rung" and self.options["claim82"] and self.court_all13
-
-    @property
-    def hukum_bidding(self) -> bool:
-        return self.variant == "hukum" and self.options["bidding"]
 
     def to_dict(self) -> dict[str, Any]:
         return {"variant": self.variant, "options": self.options}

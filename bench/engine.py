@@ -1,0 +1,140 @@
+"""Court Piece engine benchmark: random complete hands per second for every variant, and
+OpenSpiel's `hearts` random complete games per second driven from Python, in one run.
+
+Both sides do the same work per game: sample the deal (OpenSpiel through its chance
+nodes, ours by shuffling a deck with the same `random.Random`), then pick uniformly among
+the legal actions until the game is over. Rates are per second of this process's CPU time
+(`time.process_time`), so other work on the machine does not count against either side;
+runs are interleaved, and the rung/hearts ratio is the median over rounds of the ratio
+measured back to back.
+
+Prints a table and writes bench/results/engine.json. Goal (issue #2): rung ≥ hearts.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from game.engine import courtpiece as cp  # noqa: E402
+from game.engine.fair import DECK  # noqa: E402
+
+CONFIGS: list[tuple[str, dict[str, object]]] = [
+    ("rung", {}),
+    ("rung", {"court": "first7"}),
+    ("single_sar", {}),
+    ("hidden", {}),
+    ("double_sar", {}),
+    ("double_sar", {"ace_rule": True}),
+    ("be_ranga", {}),
+    ("mendikot", {}),
+    ("hukum", {}),
+    ("hukum", {"bidding": False}),
+]
+SECONDS = 1.0  # CPU seconds per measurement
+ROUNDS = 5
+
+
+def court_piece_runner(variant: str, options: dict[str, object]) -> Callable[[int], int]:
+    rules = cp.Rules(variant=variant, **options)
+
+    def run(seed: int) -> int:
+        rng = random.Random(seed)
+        choice = rng.choice
+        deck = list(DECK)
+        games = 0
+        deadline = time.process_time() + SECONDS
+        while time.process_time() < deadline:
+            for _ in range(20):
+                rng.shuffle(deck)
+                hand = cp.new_hand(rules, dealer=games % 4, deal=[deck[s::4] for s in range(4)])
+                while hand.to_move is not None:
+                    hand = hand.apply(choice(hand.legal_actions()))
+                games += 1
+        return games
+
+    return run
+
+
+def hearts_runner() -> Callable[[int], int]:
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+
+    def run(seed: int) -> int:
+        rng = random.Random(seed)
+        choice = rng.choice
+        games = 0
+        deadline = time.process_time() + SECONDS
+        while time.process_time() < deadline:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(choice(state.chance_outcomes())[0])
+                    else:
+                        state.apply_action(choice(state.legal_actions()))
+                games += 1
+        return games
+
+    return run
+
+
+def measure(run: Callable[[int], int], seed: int) -> float:
+    start = time.process_time()
+    games = run(seed)
+    return games / (time.process_time() - start)
+
+
+def main() -> int:
+    hearts = hearts_runner()
+    rates: dict[str, list[float]] = {}
+    hearts_rates: list[float] = []
+    ratios: list[float] = []
+    for round_no in range(ROUNDS):
+        before = measure(hearts, round_no)
+        for variant, options in CONFIGS:
+            key = variant + "".join(f" {k}={v}" for k, v in options.items())
+            rate = measure(court_piece_runner(variant, options), round_no)
+            rates.setdefault(key, []).append(rate)
+        after = measure(hearts, round_no + 100)
+        hearts_rates += [before, after]
+        ratios.append(rates["rung"][-1] / ((before + after) / 2))
+    results = {key: statistics.median(values) for key, values in rates.items()}
+    hearts_best = statistics.median(hearts_rates)
+    ratio = statistics.median(ratios)
+    print(f"{'game':34} {'games/s':>10}")
+    for key, rate in results.items():
+        print(f"{key:34} {rate:10.0f}")
+    print(f"{'open_spiel hearts':34} {hearts_best:10.0f}")
+    print(f"rung / hearts ratio: {ratio:.2f} (goal >= 1.0)")
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    payload = {
+        "benchmark": "courtpiece random complete hands per second",
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "seconds_per_measurement": SECONDS,
+        "rounds": ROUNDS,
+        "rate": "median over rounds, per CPU second",
+        "hands_per_second": {k: round(v, 1) for k, v in results.items()},
+        "open_spiel_hearts_games_per_second": round(hearts_best, 1),
+        "rung_over_hearts": round(ratio, 3),
+        "rung_over_hearts_per_round": [round(r, 3) for r in ratios],
+        "goal_met": ratio >= 1.0,
+    }
+    (out / "engine.json").write_text(json.dumps(payload, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
