@@ -85,7 +85,7 @@ def deal_with(given: dict[int, str], order: str = "") -> Deal:
     return make_deal(*hands)
 
 
-# --- Standard deals -------------------------------------------------------------------
+# --- Standard deals ---------------------------------------------------------------------------
 
 
 def ladder(k: int) -> Deal:
@@ -127,7 +127,7 @@ STRIPES = make_deal(
 )
 
 
-# --- Driving the engine ---------------------------------------------------------------
+# --- Driving the engine -----------------------------------------------------------------------
 
 
 def new(variant: str, deal: Deal, dealer: int = 3, **options: Any) -> Any:
@@ -222,7 +222,7 @@ def hand_cards(state: Any, seat: int) -> set[str]:
     return set(state.view(seat)["hand"])
 
 
-# --- Policies for whole matches ----------------------------------------------------------
+# --- Policies for whole matches ---------------------------------------------------------------
 
 
 def rank_value(card: str) -> int:

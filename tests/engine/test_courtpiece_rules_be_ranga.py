@@ -98,7 +98,7 @@ def test_cp_br_1_trump_stays_fixed_for_the_hand() -> None:
     assert hand.legal_actions()
 
 
-# --- CP-BR-2 hand end and kot, either side ---------------------------------------------------------
+# --- CP-BR-2 hand end and kot, either side ----------------------------------------------------
 
 
 def test_cp_br_2_team_0_seven_in_a_row_is_kot() -> None:

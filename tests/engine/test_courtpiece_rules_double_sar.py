@@ -90,7 +90,7 @@ def test_cp_ds_1_run_starts_again_after_taking_the_pile() -> None:
     assert not hand.is_over
 
 
-# --- CP-DS-2 the end: 7 collected; leftovers go to the last trick's winner -----------------------
+# --- CP-DS-2 the end: 7 collected; leftovers go to the last trick's winner --------------------
 
 
 def test_cp_ds_2_leftover_pile_goes_to_the_last_tricks_winner() -> None:
@@ -122,7 +122,7 @@ def test_cp_ds_2_ends_as_soon_as_a_team_has_collected_7() -> None:
     assert tuple(hand.result.tricks) == (8, 2)
 
 
-# --- CP-DS-3 kot: 7 collected while the others have none --------------------------------------------
+# --- CP-DS-3 kot: 7 collected while the others have none --------------------------------------
 
 
 def test_cp_ds_3_kot() -> None:
@@ -160,7 +160,7 @@ def test_cp_ds_3_not_kot_when_the_others_collected_some() -> None:
     assert tuple(hand.result.points) == (1, 0)
 
 
-# --- CP-DS-4 option ace_rule ---------------------------------------------------------------------
+# --- CP-DS-4 option ace_rule ------------------------------------------------------------------
 
 
 def test_cp_ds_4_ace_rule_is_off_by_default() -> None:

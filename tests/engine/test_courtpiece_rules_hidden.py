@@ -47,7 +47,7 @@ def no_ask(state) -> str:
     return legal[0] if legal else state.legal_actions()[0]
 
 
-# --- CP-HID-1 a face-down card instead of a named trump -----------------------------------------
+# --- CP-HID-1 a face-down card instead of a named trump ---------------------------------------
 
 
 def test_cp_hid_1_chooser_hides_one_of_the_first_five_or_passes() -> None:
@@ -86,7 +86,7 @@ def test_cp_hid_1_partner_hides_after_a_pass() -> None:
         assert not shows(hand.view(seat), "4H"), seat
 
 
-# --- CP-HID-2 the face-down card cannot be played and does not count for following --------------
+# --- CP-HID-2 the face-down card cannot be played and does not count for following ------------
 
 
 def _heart_led_to_seat_0():
@@ -114,7 +114,7 @@ def test_cp_hid_2_caller_whose_only_card_of_the_suit_is_hidden_counts_as_void() 
         hand.apply("play:9H")
 
 
-# --- CP-HID-3 no trump before the reveal, trump from the moment of the reveal --------------------
+# --- CP-HID-3 no trump before the reveal, trump from the moment of the reveal -----------------
 
 
 def test_cp_hid_3_trump_suit_card_played_before_the_reveal_loses() -> None:
@@ -143,6 +143,21 @@ def test_cp_hid_3_trump_led_after_reveal_compares_by_rank() -> None:
     assert hand.to_move == 1
 
 
+def test_cp_hid_3_trump_suit_led_before_the_reveal_still_compares_by_rank() -> None:
+    """CP-HID-3: seat 1 leads AH before anyone knows hearts are trump; seat 3 then asks.
+    The led suit is now the trump suit, so every heart in the trick — AH played before the
+    reveal included — compares by rank: AH beats the caller's 9H played after it."""
+    hand = play(hidden(), "KS 7C AS 2S")  # seat 2 wins
+    hand = play(hand, "2C 3D QS AC")  # no trump yet: AC wins, seat 1 leads
+    assert hand.to_move == 1
+    hand = play(hand, "AH 8H")
+    hand = hand.apply("ask")  # seat 3 has no heart
+    hand = play(hand, "KD")
+    assert plays(hand) == ["play:9H"]  # the caller must follow with the revealed card
+    hand = play(hand, "9H")
+    assert hand.to_move == 1
+
+
 def test_cp_hid_3_two_trumps_after_the_reveal() -> None:
     """CP-HID-3: seat 1 asks and must trump (AH); seat 2 then trumps lower (2H): AH wins."""
     hand = play(hidden(), "2D").apply("ask")
@@ -150,7 +165,7 @@ def test_cp_hid_3_two_trumps_after_the_reveal() -> None:
     assert hand.to_move == 1
 
 
-# --- CP-HID-4 asking for the reveal ---------------------------------------------------------------
+# --- CP-HID-4 asking for the reveal -----------------------------------------------------------
 
 
 def test_cp_hid_4_only_a_void_player_may_ask() -> None:
@@ -200,7 +215,7 @@ def test_cp_hid_4_no_ask_after_the_reveal() -> None:
     assert "ask" not in hand.legal_actions()
 
 
-# --- CP-HID-5 the asker must trump -------------------------------------------------------------
+# --- CP-HID-5 the asker must trump ------------------------------------------------------------
 
 
 def test_cp_hid_5_asker_must_trump() -> None:
@@ -231,7 +246,7 @@ def test_cp_hid_5_trumping_stays_optional_for_everyone_else() -> None:
     assert "play:QS" in legal  # need not
 
 
-# --- CP-HID-6 the caller reveals when leading ---------------------------------------------------
+# --- CP-HID-6 the caller reveals when leading -------------------------------------------------
 
 
 def test_cp_hid_6_caller_may_reveal_when_leading_then_must_lead_trump() -> None:
@@ -274,7 +289,7 @@ def test_cp_hid_6_no_reveal_once_revealed() -> None:
         hand.apply("reveal")
 
 
-# --- CP-HID-7 nobody called: the dealer's card, unknown to all -------------------------------------
+# --- CP-HID-7 nobody called: the dealer's card, unknown to all --------------------------------
 
 
 def test_cp_hid_7_nobody_knows_the_card_caller_included() -> None:
@@ -319,7 +334,7 @@ def test_cp_hid_7_unknown_card_revealed_by_an_ask() -> None:
     assert set(plays(hand)) == {f"play:{c}" for c in HIDDEN[1]}
 
 
-# --- CP-HID-8 a card never revealed is shown at the end -----------------------------------------
+# --- CP-HID-8 a card never revealed is shown at the end ---------------------------------------
 
 
 def test_cp_hid_8_hidden_card_turned_up_when_the_hand_ends_unrevealed() -> None:
@@ -335,7 +350,7 @@ def test_cp_hid_8_hidden_card_turned_up_when_the_hand_ends_unrevealed() -> None:
         assert shows(hand.view(seat), "2H"), seat
 
 
-# --- CP-HID-9 hand end, kot and gone kot as Single Sar ------------------------------------------
+# --- CP-HID-9 hand end, kot and gone kot as Single Sar ----------------------------------------
 
 
 def test_cp_hid_9_kot() -> None:

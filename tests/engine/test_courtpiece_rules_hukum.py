@@ -30,12 +30,17 @@ from tests.engine.cp_helpers import (
 ALL_BIDS = sorted(f"bid:{n}{s}" for n in range(7, 14) for s in "SHDC")
 
 
+def bid_alone(n: int, suit: str = "S") -> str:
+    """The first bidder bids n and everyone else passes (a 13 ends the bidding at once)."""
+    return f"bid:{n}{suit}" if n == 13 else f"bid:{n}{suit} pass pass pass"
+
+
 def penalty(n: int) -> int:
     """CP-HK-6: a failed bid of 7 loses 7; 8..13 lose double the bid."""
     return -7 if n == 7 else -2 * n
 
 
-# --- CP-HK-1 bidding once round, starting after the dealer --------------------------------------
+# --- CP-HK-1 bidding once round, starting after the dealer ------------------------------------
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 2, 3])
@@ -63,7 +68,7 @@ def test_cp_hk_1_bids_are_made_on_five_cards() -> None:
     assert hand_cards(hand, 2) == set(STRIPES[2])
 
 
-# --- CP-HK-2 a bid must beat the highest number so far --------------------------------------------
+# --- CP-HK-2 a bid must beat the highest number so far ----------------------------------------
 
 
 def test_cp_hk_2_next_bid_must_be_a_higher_number() -> None:
@@ -96,7 +101,7 @@ def test_cp_hk_2_malformed_bids_are_refused(bad: str) -> None:
         hand.apply(bad)
 
 
-# --- CP-HK-3 13 ends the bidding ---------------------------------------------------------------
+# --- CP-HK-3 13 ends the bidding --------------------------------------------------------------
 
 
 def test_cp_hk_3_a_bid_of_13_ends_the_bidding_at_once() -> None:
@@ -112,7 +117,7 @@ def test_cp_hk_3_first_bidder_13() -> None:
     assert hand.phase == "play" and hand.to_move == 0 and hand.trump == "C"
 
 
-# --- CP-HK-4 all pass: the first bidder takes 7 ---------------------------------------------------
+# --- CP-HK-4 all pass: the first bidder takes 7 -----------------------------------------------
 
 
 def test_cp_hk_4_all_pass_first_bidder_names_trump_from_five() -> None:
@@ -137,7 +142,7 @@ def test_cp_hk_4_all_pass_contract_is_7(k: int, kind: str, points: tuple[int, in
     assert tuple(hand.result.points) == points
 
 
-# --- CP-HK-5 the bidder's suit is trump, the bidder leads, all 13 are played ------------------------
+# --- CP-HK-5 the bidder's suit is trump, the bidder leads, all 13 are played ------------------
 
 
 def test_cp_hk_5_bidder_leads_with_their_suit_as_trump() -> None:
@@ -169,12 +174,12 @@ def test_cp_hk_5_play_goes_on_after_the_bid_is_beaten() -> None:
     assert tricks_played(hand) == 13
 
 
-# --- CP-HK-6 score ---------------------------------------------------------------------------------
+# --- CP-HK-6 score ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("n", range(7, 14))
 def test_cp_hk_6_bid_made_scores_the_bid(n: int) -> None:
-    hand = play_out(act(new("hukum", ladder(n)), f"bid:{n}S pass pass pass"))
+    hand = play_out(act(new("hukum", ladder(n)), bid_alone(n)))
     assert hand.result.kind == "made"
     assert hand.result.winner == 0
     assert tuple(hand.result.contract) == (n, 0)
@@ -184,7 +189,7 @@ def test_cp_hk_6_bid_made_scores_the_bid(n: int) -> None:
 
 @pytest.mark.parametrize("n", range(7, 14))
 def test_cp_hk_6_bid_set_loses_7_or_double(n: int) -> None:
-    hand = play_out(act(new("hukum", ladder(n - 1)), f"bid:{n}S pass pass pass"))
+    hand = play_out(act(new("hukum", ladder(n - 1)), bid_alone(n)))
     assert hand.result.kind == "set"
     assert hand.result.winner == 1
     assert tuple(hand.result.tricks) == (n - 1, 14 - n)
@@ -194,12 +199,10 @@ def test_cp_hk_6_bid_set_loses_7_or_double(n: int) -> None:
 @pytest.mark.parametrize("n", [7, 10, 13])
 def test_cp_hk_6_team_1_bidder(n: int) -> None:
     """CP-HK-6: the same for a bidder in team 1 (seat 1 bids first, dealer 0)."""
-    made = play_out(act(new("hukum", rotate(ladder(n), 1), dealer=0), f"bid:{n}S pass pass pass"))
+    made = play_out(act(new("hukum", rotate(ladder(n), 1), dealer=0), bid_alone(n)))
     assert tuple(made.result.points) == (0, n)
     assert made.result.winner == 1
-    failed = play_out(
-        act(new("hukum", rotate(ladder(n - 1), 1), dealer=0), f"bid:{n}S pass pass pass")
-    )
+    failed = play_out(act(new("hukum", rotate(ladder(n - 1), 1), dealer=0), bid_alone(n)))
     assert tuple(failed.result.points) == (0, penalty(n))
     assert failed.result.winner == 0
 
@@ -218,7 +221,7 @@ def test_cp_hk_6_later_bidder_set() -> None:
     assert tuple(hand.result.points) == (-18, 0)
 
 
-# --- CP-HK-9 bidding off: the old household way ------------------------------------------------
+# --- CP-HK-9 bidding off: the old household way -----------------------------------------------
 
 
 def test_cp_hk_9_player_after_the_dealer_calls_from_five() -> None:

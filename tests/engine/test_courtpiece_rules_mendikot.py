@@ -47,7 +47,7 @@ def run(script: list[str], upto: int = 13):
     return hand
 
 
-# --- CP-MK-1 the tens decide; all 13 tricks are played ---------------------------------------
+# --- CP-MK-1 the tens decide; all 13 tricks are played ----------------------------------------
 
 
 def test_cp_mk_1_three_tens_win_with_fewer_tricks() -> None:
@@ -82,7 +82,7 @@ def test_cp_mk_1_all_four_tens_is_mendikot() -> None:
     assert tuple(hand.result.points) == (0, 1)
 
 
-# --- CP-MK-2 2-2 tens: tricks decide; trump as Be-Ranga; points as Single Sar ---------------------
+# --- CP-MK-2 2-2 tens: tricks decide; trump as Be-Ranga; points as Single Sar -----------------
 
 
 def test_cp_mk_2_tens_split_two_two_the_team_with_seven_tricks_wins() -> None:

@@ -43,7 +43,7 @@ def spades_first(hand, n: int):
     return hand
 
 
-# --- CP-RUNG-1 the caller's choices -------------------------------------------------------
+# --- CP-RUNG-1 the caller's choices -----------------------------------------------------------
 
 
 def test_cp_rung_1_caller_names_a_suit_of_the_five_or_thirteenth() -> None:
@@ -122,7 +122,7 @@ def test_cp_rung_1_named_trump_is_set() -> None:
     assert hand.phase == "play"
 
 
-# --- CP-RUNG-2 seven tricks win the hand --------------------------------------------------
+# --- CP-RUNG-2 seven tricks win the hand ------------------------------------------------------
 
 
 @pytest.mark.parametrize(("k", "winner"), [(7, 0), (8, 0), (12, 0), (6, 1), (4, 1), (1, 1)])
@@ -135,7 +135,7 @@ def test_cp_rung_2_seven_tricks_win(k: int, winner: int) -> None:
     assert hand.result.kind == "win"
 
 
-# --- CP-RUNG-3 points ---------------------------------------------------------------------
+# --- CP-RUNG-3 points -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("k", "points"), [(7, (7, 0)), (12, (7, 0)), (6, (0, 7)), (2, (0, 7))])
@@ -185,7 +185,7 @@ def test_cp_rung_3_biyasi_scores_82() -> None:
     assert tuple(hand.result.points) == (82, 0)
 
 
-# --- CP-RUNG-4 court: all13 (default) or first7 -------------------------------------------
+# --- CP-RUNG-4 court: all13 (default) or first7 -----------------------------------------------
 
 
 def test_cp_rung_4_default_is_all13() -> None:
@@ -262,7 +262,7 @@ def test_cp_rung_4_first7_other_team_seven_not_in_a_row() -> None:
     assert tuple(hand.result.points) == (0, 7)
 
 
-# --- CP-RUNG-5 the 82 claim ---------------------------------------------------------------
+# --- CP-RUNG-5 the 82 claim -------------------------------------------------------------------
 
 
 def test_cp_rung_5_claim_offered_to_the_first_leader_before_any_card() -> None:
@@ -351,7 +351,7 @@ def test_cp_rung_5_failed_claim_baawan() -> None:
     assert tuple(hand.result.points) == (0, 52)
 
 
-# --- CP-RUNG-5a redeal --------------------------------------------------------------------
+# --- CP-RUNG-5a redeal ------------------------------------------------------------------------
 
 
 def test_cp_rung_5a_redeal_result() -> None:
@@ -363,7 +363,7 @@ def test_cp_rung_5a_redeal_result() -> None:
     assert hand.history[-1] == (0, "redeal")
 
 
-# --- CP-RUNG-5b all13: the hand ends when its points are settled --------------------------
+# --- CP-RUNG-5b all13: the hand ends when its points are settled ------------------------------
 
 
 def test_cp_rung_5b_ends_when_callers_have_7_and_others_1() -> None:

@@ -40,7 +40,7 @@ def spades_first(hand, n: int):
     return hand
 
 
-# --- CP-SS-2 tricks one by one, the hand ends the moment a team has 7 ---------------------
+# --- CP-SS-2 tricks one by one, the hand ends the moment a team has 7 -------------------------
 
 
 def test_cp_ss_2_hand_ends_when_callers_reach_7() -> None:
@@ -137,6 +137,18 @@ def test_cp_ss_4_partner_calls_from_own_five_and_cannot_pass(variant: str) -> No
         hand.apply("call:S")  # the first chooser's suit, not in the partner's five
 
 
+@pytest.mark.parametrize("variant", [*CALLING_VARIANTS, "hidden"])
+def test_cp_ss_4_choosers_see_only_their_first_five(variant: str) -> None:
+    """CP-SS-4/CP-4: the partner chooses from their own five; nobody holds the other
+    eight yet — and the 6th card the dealer may turn up is still in the pack."""
+    hand = new(variant, CALLING)
+    assert hand_cards(hand, 0) == set(CALLING[0][:5])
+    hand = hand.apply("pass")
+    for seat in range(4):
+        assert hand_cards(hand, seat) == set(CALLING[seat][:5])
+    assert not shows(hand.view(0), "9D")
+
+
 @pytest.mark.parametrize("variant", CALLING_VARIANTS)
 def test_cp_ss_4_partner_who_calls_is_the_caller_and_leads(variant: str) -> None:
     hand = act(new(variant, CALLING), "pass call:C")
@@ -186,7 +198,7 @@ def test_cp_ss_4_first_chooser_who_calls_leads() -> None:
     assert hand.caller == 0 and hand.to_move == 0 and hand.trump == "S"
 
 
-# --- CP-SS-4a timeouts belong to the table, never to a player's choices ------------------------
+# --- CP-SS-4a timeouts belong to the table, never to a player's choices -----------------------
 
 
 @pytest.mark.parametrize("variant", ["single_sar", "hidden", "double_sar"])
@@ -212,7 +224,7 @@ def test_cp_ss_4a_timeout_in_play_phase_is_refused(variant: str) -> None:
         hand.apply("timeout")
 
 
-# --- CP-SS-5 one point per hand ----------------------------------------------------------------
+# --- CP-SS-5 one point per hand ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
