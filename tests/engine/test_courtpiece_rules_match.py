@@ -10,6 +10,7 @@ transition against the rule, then check that each case of the rule actually occu
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -58,7 +59,7 @@ def _toss_winner(rounds: list[dict[int, str]]) -> int:
 def _check_toss(rounds: list[dict[int, str]]) -> None:
     """Everyone draws first; after a tie only the tied highest draw again."""
     assert sorted(rounds[0]) == [0, 1, 2, 3]
-    for before, after in zip(rounds, rounds[1:], strict=False):
+    for before, after in pairwise(rounds):
         best = max(rank(c) for c in before.values())
         assert sorted(after) == sorted(s for s, c in before.items() if rank(c) == best)
         assert len(after) >= 2
