@@ -380,6 +380,19 @@ def test_cp_12_engine_emits_language_neutral_codes(variant: str) -> None:
     assert not re.search(r"spade|heart|diamond|club", str(hand.legal_actions()), re.I)
 
 
+# --- The documented surface used by every rule test above -----------------------------------
+
+
+@pytest.mark.parametrize("variant", ["rung", "single_sar", "double_sar", "hukum"])
+def test_cp_rung_1_hand_trump_is_a_suit_letter_or_none(variant: str) -> None:
+    """Decisions doc: ``hand.trump`` is "S"/"H"/"D"/"C", or None while no trump is known
+    (CP-RUNG-1, CP-SS-4, CP-HK-5 name trump; the tests compare it with a suit letter)."""
+    hand = new(variant, STRIPES)
+    assert hand.trump is None
+    hand = act(hand, "bid:7H pass pass pass" if variant == "hukum" else "call:H")
+    assert hand.trump == "H"
+
+
 # --- Bad input: clear error, nothing changes --------------------------------------------------
 
 

@@ -394,3 +394,22 @@ def test_cp_hid_9_seven_not_in_a_row_is_a_win_and_ends_the_hand() -> None:
 def test_cp_hid_9_play_out_ends_at_seven() -> None:
     hand = play_out(act(new("hidden", HIDDEN_LADDER), "hide:2H"), policy=no_ask)
     assert max(hand.result.tricks) == 7
+
+
+# --- CP-10 with CP-HID-2: a face-down card is not a card one could have followed with ---------
+
+
+def test_cp_10_hid_2_discard_beside_the_face_down_card_is_no_renege() -> None:
+    """CP-10/CP-HID-2: seat 0's only heart is face down, so QS on a heart lead is legal
+    and a record of it shows no renege."""
+    hand = play(_heart_led_to_seat_0(), "QS")
+    assert cp.find_reneges(hand.history, HIDDEN) == []
+
+
+def test_cp_10_hid_4_after_the_reveal_the_card_counts_for_following() -> None:
+    """CP-10/CP-HID-4: once 9H is back in seat 0's hand, a spade on a heart lead (from a
+    physical table's record) is a renege."""
+    hand = play(hidden(), "2D AH").apply("ask")
+    hand = play(hand, "2H AD 3H KD")  # seat 2 wins trick 0, leads 3H; seat 3 discards
+    history = [*hand.history, (0, "play:QS"), (1, "play:KH")]
+    assert [tuple(r) for r in cp.find_reneges(history, HIDDEN)] == [(1, 0, "QS")]
