@@ -101,7 +101,10 @@ def test_cp_rung_1_thirteenth_makes_the_13th_cards_suit_trump() -> None:
     assert hand.caller == 0
     assert hand.to_move == 0
     assert "2D" in hand_cards(hand, 0)
-    for seat in (1, 2, 3):
+    # Seats 1 and 3 hold no diamond, so they know of unseen trumps; seat 2 holds the
+    # other twelve diamonds and, knowing 2D is the caller's, has seen every trump.
+    assert cp.trumps_out(hand.view(2)) == []
+    for seat in (1, 3):
         out = cp.trumps_out(hand.view(seat))
         assert out, f"seat {seat} should know the trump suit"
         assert all(c.endswith("D") for c in out)
