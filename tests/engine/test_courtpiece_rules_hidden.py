@@ -350,6 +350,22 @@ def test_cp_hid_8_hidden_card_turned_up_when_the_hand_ends_unrevealed() -> None:
         assert shows(hand.view(seat), "2H"), seat
 
 
+def test_cp_hid_8_blind_card_turned_up_at_the_end_too() -> None:
+    """CP-HID-8 with CP-HID-7: nobody called; the blind 6th card (2H) is never revealed in
+    play — seat 0's top spades win 7 in a row — and is shown to everyone at the end."""
+    blind_ladder = make_deal("AS KS QS JS TS 2H 9S 8S 7S 3H 4H 5H 6H", *ladder(8)[1:])
+    hand = act(new("hidden", blind_ladder), "timeout timeout")
+    for _ in range(6):
+        hand = lead_suit(hand, "S", policy=no_ask)
+    for seat in SEATS:
+        assert not shows(hand.view(seat), "2H"), seat
+    hand = lead_suit(hand, "S", policy=no_ask)
+    assert hand.is_over
+    assert hand.result.kind == "kot"
+    for seat in SEATS:
+        assert shows(hand.view(seat), "2H"), seat
+
+
 # --- CP-HID-9 hand end, kot and gone kot as Single Sar ----------------------------------------
 
 
