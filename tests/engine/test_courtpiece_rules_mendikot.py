@@ -113,3 +113,14 @@ def test_cp_mk_2_player_after_the_dealer_leads_no_call(dealer: int) -> None:
     assert hand.to_move == (dealer + 1) % 4
     with pytest.raises(cp.IllegalAction):
         hand.apply("call:S")
+
+
+def test_cp_8_each_trick_winner_leads_the_next() -> None:
+    """CP-8 (here in Mendikot, where all 13 tricks are played): after every trick of
+    script A the winner — and nobody else — is to move."""
+    winners = [0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    hand = new("mendikot", TENS)
+    for cards, winner in zip(SCRIPT_A, winners, strict=False):
+        hand = play(hand, cards)
+        assert hand.to_move == winner
+        assert all(a.startswith("play:") for a in hand.legal_actions())
