@@ -397,23 +397,26 @@ def test_cp_rung_1_hand_trump_is_a_suit_letter_or_none(variant: str) -> None:
 
 
 def test_illegal_action_is_a_value_error() -> None:
+    """Contract: cp.IllegalAction is a ValueError (bad input to any rule, e.g. CP-5)."""
     assert issubclass(cp.IllegalAction, ValueError)
 
 
 def test_bad_input_unknown_card() -> None:
+    """CP-2: only the 52 codes rank+suit are cards; anything else is refused, saying so."""
     hand = rung_spades()
     with pytest.raises(cp.IllegalAction, match="unknown card"):
         hand.apply("play:ZZ")
 
 
 def test_bad_input_card_not_held() -> None:
-    """Seat 0 is to lead; KH is seat 3's card."""
+    """CP-4/CP-5: a player plays only their own cards. Seat 0 leads; KH is seat 3's."""
     hand = rung_spades()
     with pytest.raises(cp.IllegalAction):
         hand.apply("play:KH")
 
 
 def test_bad_input_out_of_turn() -> None:
+    """CP-1/CP-3: play goes seat by seat; another seat's action is refused."""
     hand = rung_spades()
     with pytest.raises(cp.IllegalAction, match="not your turn"):
         hand.apply("play:2S", seat=1)
@@ -424,6 +427,8 @@ def test_bad_input_out_of_turn() -> None:
 
 @pytest.mark.parametrize("action", ["", "dance", "play:", "call:X", "bid:7S", "hide:AS", "play AS"])
 def test_bad_input_malformed_or_wrong_phase_action(action: str) -> None:
+    """CP-RUNG-1/CP-HK-1/CP-HID-1: calls, bids and hides belong to their own phase; nonsense
+    is refused."""
     hand = rung_spades()
     with pytest.raises(cp.IllegalAction):
         hand.apply(action)
@@ -443,11 +448,14 @@ def test_bad_input_malformed_or_wrong_phase_action(action: str) -> None:
     ],
 )
 def test_bad_input_unknown_option_or_value(variant: str, options: dict[str, object]) -> None:
+    """CP-RUNG-1/4/5, CP-DS-4, CP-HK-9: only each variant's own options, with their own
+    values, are accepted."""
     with pytest.raises(ValueError):
         cp.Rules(variant=variant, **options)
 
 
 def test_bad_input_dealer_out_of_range() -> None:
+    """CP-1: seats are 0..3."""
     with pytest.raises(ValueError):
         cp.new_hand(cp.Rules(variant="rung"), dealer=4, deal=ladder(7))
 
@@ -474,7 +482,7 @@ def test_bad_input_timeout_where_no_rule_gives_it_a_meaning(variant: str, before
 
 @pytest.mark.parametrize("action", ["play:ZZ", "play:AS", "play:2D", "dance", "timeout", "call:S"])
 def test_bad_input_leaves_state_unchanged(action: str) -> None:
-    """An IllegalAction changes nothing: same turn, legal actions, history and views."""
+    """CP-5 and the contract: an IllegalAction changes nothing: same turn, legal actions, history and views."""
     hand = play(rung_spades(), "AH 2S 3S")  # seat 3 to follow hearts
     frozen = snapshot(hand)
     with pytest.raises(cp.IllegalAction):
@@ -484,6 +492,7 @@ def test_bad_input_leaves_state_unchanged(action: str) -> None:
 
 
 def test_bad_input_out_of_turn_leaves_state_unchanged() -> None:
+    """CP-1/CP-3: a refused out-of-turn play changes nothing."""
     hand = play(rung_spades(), "AH")
     frozen = snapshot(hand)
     with pytest.raises(cp.IllegalAction, match="not your turn"):
@@ -492,6 +501,7 @@ def test_bad_input_out_of_turn_leaves_state_unchanged() -> None:
 
 
 def test_bad_input_nothing_applies_to_a_finished_hand() -> None:
+    """CP-RUNG-3: once scored (court here), the hand accepts no further action."""
     hand = play_out(rung_spades(ladder(13)))
     assert hand.is_over and hand.to_move is None
     frozen = snapshot(hand)
