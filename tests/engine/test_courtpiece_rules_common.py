@@ -482,7 +482,8 @@ def test_bad_input_timeout_where_no_rule_gives_it_a_meaning(variant: str, before
 
 @pytest.mark.parametrize("action", ["play:ZZ", "play:AS", "play:2D", "dance", "timeout", "call:S"])
 def test_bad_input_leaves_state_unchanged(action: str) -> None:
-    """CP-5 and the contract: an IllegalAction changes nothing: same turn, legal actions, history and views."""
+    """CP-5 and the contract: an IllegalAction changes nothing: same turn, legal actions,
+    history and views."""
     hand = play(rung_spades(), "AH 2S 3S")  # seat 3 to follow hearts
     frozen = snapshot(hand)
     with pytest.raises(cp.IllegalAction):
