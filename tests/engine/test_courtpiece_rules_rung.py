@@ -152,6 +152,8 @@ def test_cp_rung_3_ordinary_win_scores_7_loser_0(k: int, points: tuple[int, int]
 def test_cp_rung_3_court_scores_13() -> None:
     """CP-RUNG-3: the calling team taking all 13 tricks: court, 13 points."""
     hand = play_out(rung(ladder(13), claim82=False).apply("call:S"))
+    assert hand.phase == "over"
+    assert hand.result.caller == 0
     assert hand.result.kind == "court"
     assert tuple(hand.result.tricks) == (13, 0)
     assert tuple(hand.result.points) == (13, 0)

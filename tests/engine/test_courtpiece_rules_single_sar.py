@@ -159,6 +159,12 @@ def test_cp_ss_4_partner_who_calls_is_the_caller_and_leads(variant: str) -> None
 
 
 @pytest.mark.parametrize("variant", CALLING_VARIANTS)
+def test_cp_ss_4_partner_caller_is_the_hands_caller_to_the_end(variant: str) -> None:
+    hand = play_out(act(new(variant, CALLING), "pass call:C"))
+    assert hand.result.caller == 2
+
+
+@pytest.mark.parametrize("variant", CALLING_VARIANTS)
 def test_cp_ss_4_first_chooser_timeout_is_a_pass(variant: str) -> None:
     """CP-SS-4: a caller who times out passes automatically."""
     timed_out = new(variant, CALLING).apply("timeout")
