@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "game",
     "tutorials",
+    "guide",
 ]
 
 MIDDLEWARE = [

@@ -3,15 +3,24 @@
 from baithak import views
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
+
+from guide import views as guide_views
+from guide.sitemaps import GuideSitemap
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    # `/`: saved preference, then Accept-Language (guide.language), not only the cookie.
+    path("", guide_views.root, name="root"),
+    path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),
+    path("robots.txt", guide_views.robots_txt, name="robots_txt"),
 ]
 
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
+    path("", include("guide.urls")),
     prefix_default_language=True,
 )
