@@ -179,7 +179,9 @@ def _faq_entries(body: str, lang: str, origin: str) -> tuple[FaqEntry, ...]:
 
 
 def _plain_text(fragment: str) -> str:
-    text = re.sub(r"<[^>]+>", " ", fragment)
+    # Block boundaries become spaces; inline tags (<strong>, <a>) vanish without one.
+    text = re.sub(r"</?(p|li|ul|ol|h\d|br|tr|td|th|table|thead|tbody)\b[^>]*>", " ", fragment)
+    text = re.sub(r"<[^>]+>", "", text)
     return re.sub(r"\s+", " ", html.unescape(text)).strip()
 
 

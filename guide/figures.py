@@ -176,9 +176,9 @@ def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label:
         parts.append(_text(x + CARD_W / 2, y + CARD_H + 17, label, 13, 700 if won else 400, "#fff"))
         if play.note:
             parts.append(_text(x + CARD_W / 2, y + CARD_H + 33, play.note, 11, 400, "#ffe9a8"))
-    # The trump of the hand, top corner.
-    parts.append(_text(270, 26, trump_label, 12, 400, "#fff"))
-    parts.append(pip(trump, 258, 34, 24).replace(f'fill="{BLACK}"', 'fill="#fff"'))
+    # The trump of the hand, in the free top corner (the one away from seat 2's order disc).
+    parts.append(_text(70, 30, trump_label, 12, 400, "#fff"))
+    parts.append(pip(trump, 58, 40, 24).replace(f'fill="{BLACK}"', 'fill="#fff"'))
     return _svg(title, 340, 320, "".join(parts), "fig-trick")
 
 
