@@ -172,10 +172,15 @@ def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label:
             f'<text x="{x + CARD_W:g}" y="{y + 4:g}" text-anchor="middle" font-size="12" '
             f'font-family="{LATIN_FONT}" font-weight="700">{order}</text>'
         )
-        label = names[play.seat] + (f" — {_('Wins')}" if won else "")
-        parts.append(_text(x + CARD_W / 2, y + CARD_H + 17, label, 13, 700 if won else 400, "#fff"))
+        # Seat name, then "wins" on a line of its own (never glued to the name: word order
+        # differs between languages), then any note.
+        lines = [(names[play.seat], 13, 700 if won else 400, "#fff")]
+        if won:
+            lines.append((_("Wins"), 12, 700, "#ffd54a"))
         if play.note:
-            parts.append(_text(x + CARD_W / 2, y + CARD_H + 33, play.note, 11, 400, "#ffe9a8"))
+            lines.append((play.note, 11, 400, "#ffe9a8"))
+        for i, (text, size, weight, fill) in enumerate(lines):
+            parts.append(_text(x + CARD_W / 2, y + CARD_H + 17 + i * 15, text, size, weight, fill))
     # The trump of the hand, in the free top corner (the one away from seat 2's order disc).
     parts.append(_text(70, 30, trump_label, 12, 400, "#fff"))
     parts.append(pip(trump, 58, 40, 24).replace(f'fill="{BLACK}"', 'fill="#fff"'))

@@ -21,12 +21,8 @@ def _texts(root: ET.Element) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(figures.FIGURES))
-@pytest.mark.parametrize(
-    ("lang", "sample"), [("en", "A"), ("ur", "ا"), ("hi", "\u0900")]
-)
-def test_figure_is_valid_svg_with_a_title_in_the_language(
-    name: str, lang: str, sample: str
-) -> None:
+@pytest.mark.parametrize("lang", ["en", "ur", "hi"])
+def test_figure_is_valid_svg_with_a_title_in_the_language(name: str, lang: str) -> None:
     root = _parse(figures.render(name, lang))
     assert root.tag == f"{SVG}svg"
     assert root.get("role") == "img"
@@ -72,7 +68,9 @@ def _winner_rank(svg: str) -> str:
 def test_trick_figures_highlight_the_winner(name: str, rank: str, seat_label: str) -> None:
     svg = figures.render(name, "en")
     assert _winner_rank(svg) == rank
-    assert f"{seat_label} — Wins" in _texts(_parse(svg))
+    texts = _texts(_parse(svg))
+    assert texts.count("Wins") == 1
+    assert texts[texts.index("Wins") - 1] == seat_label
 
 
 def test_seats_play_anticlockwise_from_the_bottom() -> None:
