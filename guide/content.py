@@ -244,6 +244,14 @@ class _LinkTreeprocessor(Treeprocessor):
                 )
         if root.find(".//img") is not None:
             raise ContentError(f"{self.origin}: images are figures, not Markdown images")
+        # Wide tables scroll inside their own box on a phone instead of widening the page.
+        for parent in list(root.iter()):
+            for index, child in enumerate(list(parent)):
+                if child.tag == "table":
+                    wrapper = ET.Element("div", {"class": "table-wrap"})
+                    parent.remove(child)
+                    wrapper.append(child)
+                    parent.insert(index, wrapper)
 
 
 class _GuideExtension(Extension):

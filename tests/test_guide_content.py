@@ -29,7 +29,7 @@ def test_front_matter_and_body_render() -> None:
     assert page.title == "A title"
     assert page.description == "A description."
     assert "<strong>bold</strong>" in page.html
-    assert "<table>" in page.html
+    assert "<div class=\"table-wrap\"><table>" in page.html.replace("\n", "")
     assert page.toc == (("section", "Section"),)
 
 
