@@ -284,5 +284,8 @@ def render_markdown(
         output_format="html",
     )
     rendered = md.convert(body)
-    toc = tuple((tok["id"], tok["name"]) for tok in md.toc_tokens)  # type: ignore[attr-defined]
+    # toc names come HTML-escaped; the template escapes them again, so unescape here.
+    toc = tuple(
+        (tok["id"], html.unescape(tok["name"])) for tok in md.toc_tokens  # type: ignore[attr-defined]
+    )
     return rendered, toc

@@ -55,6 +55,12 @@ def test_format_errors_are_clear(source: str, message: str) -> None:
         parse_page("en", "rung", source, origin="test.md")
 
 
+def test_headings_keep_their_text_in_the_contents() -> None:
+    page = parse_page("en", "rung", _src("## Points & <tricks>\n\nText.\n"))
+    assert page.toc[0][1] == "Points & <tricks>"  # plain text; the template escapes it
+    assert "&lt;tricks&gt;" in page.html
+
+
 def test_raw_html_is_escaped_not_rendered() -> None:
     page = parse_page("en", "rung", _src("<script>alert(1)</script>\n\nText <b>bold</b> here.\n"))
     assert "<script>" not in page.html
