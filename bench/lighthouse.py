@@ -99,7 +99,13 @@ def lighthouse(binary: Path, url: str, out: Path) -> dict[str, float]:
     report = json.loads(out.read_text())
     scores = {c: report["categories"][c]["score"] for c in CATEGORIES}
     audits = report["audits"]
-    scores["lcp_ms"] = round(audits["largest-contentful-paint"]["numericValue"])
+    for key, audit in (
+        ("fcp_ms", "first-contentful-paint"),
+        ("lcp_ms", "largest-contentful-paint"),
+        ("si_ms", "speed-index"),
+        ("tbt_ms", "total-blocking-time"),
+    ):
+        scores[key] = round(audits[audit]["numericValue"])
     scores["cls"] = round(audits["cumulative-layout-shift"]["numericValue"], 3)
     # Audits that lost points, so a low score says why.
     scores["failing"] = sorted(  # type: ignore[assignment]

@@ -244,6 +244,7 @@ class _LinkTreeprocessor(Treeprocessor):
                 )
         if root.find(".//img") is not None:
             raise ContentError(f"{self.origin}: images are figures, not Markdown images")
+        self._sections(root)
         # Wide tables scroll inside their own box on a phone instead of widening the page.
         for parent in list(root.iter()):
             for index, child in enumerate(list(parent)):
@@ -252,6 +253,25 @@ class _LinkTreeprocessor(Treeprocessor):
                     parent.remove(child)
                     wrapper.append(child)
                     parent.insert(index, wrapper)
+
+
+    @staticmethod
+    def _sections(root: ET.Element) -> None:
+        """Wrap each "## " heading and what follows it in a <section>.
+
+        Sections let the browser skip laying out what is off screen (content-visibility in
+        site.css): Nastaliq shaping is costly, and a long Urdu page is mostly below the fold.
+        """
+        children = list(root)
+        if not any(child.tag == "h2" for child in children):
+            return
+        for child in children:
+            root.remove(child)
+        current: ET.Element | None = None
+        for child in children:
+            if child.tag == "h2":
+                current = ET.SubElement(root, "section")
+            (current if current is not None else root).append(child)
 
 
 class _GuideExtension(Extension):
