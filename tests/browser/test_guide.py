@@ -27,7 +27,6 @@ LOADED_FONTS = """async () => {
     .map(f => f.family.replace(/"/g, ""));
 }"""
 
-
 @pytest.mark.parametrize(("lang", "direction", "font"), CASES)
 def test_rules_page_renders(
     browser: object, live_server: object, artifacts_dir: Path, lang: str, direction: str,
@@ -59,6 +58,10 @@ def test_rules_page_renders(
         assert overflow <= 0, f"{lang} at {width}px scrolls sideways by {overflow}px"
         # Figures are drawn inline and labelled.
         assert page.locator("article figure svg[role=img] title").count() >= 1
+        # Sections off screen are painted only when scrolled near (content-visibility), and
+        # a full-page capture does not count as near: paint them all, as a reader scrolling
+        # down would see them, for the screenshot.
+        page.add_style_tag(content=".guide > section { content-visibility: visible; }")
         page.screenshot(path=str(artifacts_dir / f"guide-rules-{lang}-{width}.png"), full_page=True)
         assert errors == []
         context.close()
