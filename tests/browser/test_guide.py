@@ -94,3 +94,28 @@ def test_switcher_keeps_the_page_without_javascript(browser: object, live_server
     assert page.url.endswith("/ur/faq/hukum/")
     assert page.get_attribute("html", "dir") == "rtl"
     context.close()
+
+
+def test_every_page_fits_a_phone(browser: object, live_server: object) -> None:
+    """No guide page in any language scrolls sideways at 360 px."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    from guide.pages import PAGES, url_name_and_kwargs
+
+    context = browser.new_context(viewport={"width": 360, "height": 740})  # type: ignore[attr-defined]
+    page = context.new_page()
+    too_wide = []
+    for lang in ("ur", "hi", "en"):
+        for spec in PAGES:
+            name, kwargs = url_name_and_kwargs(spec)
+            with translation.override(lang):
+                path = reverse(name, kwargs=kwargs)
+            page.goto(f"{live_server.url}{path}")  # type: ignore[attr-defined]
+            # Paint every section so the whole page is measured, not just the first screen.
+            page.add_style_tag(content=".guide > section { content-visibility: visible; }")
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 0:
+                too_wide.append((path, overflow))
+    context.close()
+    assert too_wide == []
