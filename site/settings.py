@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "allauth",  # accounts: sign-up, login, verification, reset (see the ACCOUNT_* block)
     "allauth.account",
     "accounts",
+    "guide",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,190 @@
+"""Lighthouse scores and server time for one rules page per language.
+
+Runs the site as production would (DEBUG off, collectstatic, WhiteNoise, daphne) on a free
+loopback port, then:
+- Lighthouse (bench/node_modules, `npm ci` in bench/ if missing) with Debian's Chromium:
+  performance, accessibility, best practices and SEO for /<lang>/rules/rung/;
+- the server time of that page: ~200 sequential GETs per language over keep-alive, p50/p90.
+
+Prints the figures and writes bench/results/guide.json. Bounded: a few minutes at most.
+
+    .venv/bin/python bench/lighthouse.py
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+RESULTS = BENCH / "results" / "guide.json"
+CHROME = "/usr/bin/chromium"
+LANGS = ("ur", "hi", "en")
+PAGE = "/{lang}/rules/rung/"
+REQUESTS = 200
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="bench-only-secret-key-not-used-anywhere-else-0123456789",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
+        DJANGO_SETTINGS_MODULE="baithak.settings",
+    )
+    return env
+
+
+def _run(args: list[str], env: dict[str, str]) -> None:
+    subprocess.run(args, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def _lighthouse_bin() -> Path:
+    binary = BENCH / "node_modules" / ".bin" / "lighthouse"
+    if not binary.exists():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=BENCH, check=True)
+    return binary
+
+
+def _wait_until_up(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/en/rules/")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("daphne did not answer within 30 s")
+
+
+def lighthouse(binary: Path, url: str, out: Path) -> dict[str, float]:
+    env = dict(os.environ, CHROME_PATH=CHROME)
+    subprocess.run(
+        [
+            str(binary),
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out}",
+            f"--only-categories={','.join(CATEGORIES)}",
+            f"--chrome-flags={CHROME_FLAGS}",
+            "--max-wait-for-load=30000",
+        ],
+        cwd=BENCH,
+        env=env,
+        check=True,
+        timeout=180,
+    )
+    report = json.loads(out.read_text())
+    scores = {c: report["categories"][c]["score"] for c in CATEGORIES}
+    audits = report["audits"]
+    for key, audit in (
+        ("fcp_ms", "first-contentful-paint"),
+        ("lcp_ms", "largest-contentful-paint"),
+        ("si_ms", "speed-index"),
+        ("tbt_ms", "total-blocking-time"),
+    ):
+        scores[key] = round(audits[audit]["numericValue"])
+    scores["cls"] = round(audits["cumulative-layout-shift"]["numericValue"], 3)
+    # Audits that lost points, so a low score says why.
+    scores["failing"] = sorted(  # type: ignore[assignment]
+        a["id"]
+        for a in audits.values()
+        if a.get("score") is not None and a["score"] < 0.9 and a.get("scoreDisplayMode") == "binary"
+    )
+    return scores
+
+
+def server_time(port: int, path: str, n: int = REQUESTS) -> dict[str, float]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        conn.request("GET", path)
+        response = conn.getresponse()
+        response.read()
+        times.append((time.perf_counter() - start) * 1000)
+        if response.status != 200:
+            raise RuntimeError(f"{path} answered {response.status}")
+        if response.getheader("Connection", "").lower() == "close":
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.close()
+    times.sort()
+    return {
+        "requests": n,
+        "p50_ms": round(statistics.median(times), 2),
+        "p90_ms": round(times[int(n * 0.9) - 1], 2),
+    }
+
+
+def main() -> int:
+    if not Path(CHROME).exists():
+        print(f"{CHROME} is missing (apt-get install chromium)", file=sys.stderr)
+        return 1
+    binary = _lighthouse_bin()
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="baithak-lh-") as tmpdir:
+        tmp = Path(tmpdir)
+        env = _env(tmp)
+        _run([python, "scripts/compile_messages.py"], env)
+        _run([python, "manage.py", "collectstatic", "--noinput", "--clear"], env)
+        _run([python, "manage.py", "migrate", "--noinput"], env)
+        port = _free_port()
+        server = subprocess.Popen(
+            [str(Path(python).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+             "baithak.asgi:application"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            _wait_until_up(port)
+            results: dict[str, object] = {"page": PAGE, "lighthouse": {}, "server": {}}
+            for lang in LANGS:
+                path = PAGE.format(lang=lang)
+                server_time(port, path, 20)  # warm up: first requests parse the content
+                results["server"][lang] = server_time(port, path)  # type: ignore[index]
+                url = f"http://127.0.0.1:{port}{path}"
+                scores = lighthouse(binary, url, tmp / f"lh-{lang}.json")
+                results["lighthouse"][lang] = scores  # type: ignore[index]
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
+    for lang in LANGS:
+        s = results["lighthouse"][lang]  # type: ignore[index]
+        t = results["server"][lang]  # type: ignore[index]
+        print(
+            f"{PAGE.format(lang=lang):<20}{s['performance']:>6.2f}{s['accessibility']:>6.2f}"
+            f"{s['best-practices']:>6.2f}{s['seo']:>6.2f}{s['lcp_ms']:>8}{t['p50_ms']:>8}"
+        )
+        if s["failing"]:
+            print(f"  failing audits: {', '.join(s['failing'])}")
+    print(f"written to {RESULTS.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The guide: rules, FAQ, glossary and house-rules pages in Urdu, Hindi and English."""

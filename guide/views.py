@@ -1,0 +1,81 @@
+"""The guide's pages. Every page is plain HTML: nothing here needs JavaScript."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import translation
+from django.views.decorators.http import require_GET
+
+from guide.content import Page, get_page
+from guide.language import preferred_language
+from guide.pages import BY_SLUG, FAQ_BY_URL_PART, PAGES, RULES_SLUGS
+
+
+def _page_or_404(slug: str) -> Page:
+    page = get_page(translation.get_language(), slug)
+    if page is None:
+        raise Http404("This page is not written in this language yet.")
+    return page
+
+
+def _render_page(request: HttpRequest, page: Page) -> HttpResponse:
+    return render(request, "guide/page.html", {"page": page})
+
+
+@require_GET
+def root(request: HttpRequest) -> HttpResponseRedirect:
+    """`/`: send the visitor to the home page in their language (guide.language)."""
+    lang = preferred_language(request)
+    with translation.override(lang):
+        url = reverse("home")
+    response = HttpResponseRedirect(url)
+    # The answer depends on who asks; caches must not share it.
+    response["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    lang = translation.get_language()
+    sections: dict[str, list[Page]] = {"rules": [], "faq": [], "other": []}
+    for spec in PAGES:
+        page = get_page(lang, spec.slug)
+        if page is None:
+            continue
+        key = spec.kind if spec.kind in ("rules", "faq") else "other"
+        sections[key].append(page)
+    return render(request, "guide/index.html", {"sections": sections})
+
+
+@require_GET
+def rules(request: HttpRequest, slug: str) -> HttpResponse:
+    if slug not in RULES_SLUGS:
+        raise Http404("No such rules page.")
+    return _render_page(request, _page_or_404(slug))
+
+
+@require_GET
+def faq(request: HttpRequest, topic: str) -> HttpResponse:
+    spec = FAQ_BY_URL_PART.get(topic)
+    if spec is None:
+        raise Http404("No such FAQ page.")
+    return _render_page(request, _page_or_404(spec.slug))
+
+
+@require_GET
+def glossary(request: HttpRequest) -> HttpResponse:
+    return _render_page(request, _page_or_404(BY_SLUG["glossary"].slug))
+
+
+@require_GET
+def house_rules(request: HttpRequest) -> HttpResponse:
+    return _render_page(request, _page_or_404(BY_SLUG["house-rules"].slug))
+
+
+@require_GET
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    sitemap = request.build_absolute_uri(reverse("sitemap"))
+    body = f"User-agent: *\nDisallow: /admin/\n\nSitemap: {sitemap}\n"
+    return HttpResponse(body, content_type="text/plain; charset=utf-8")
