@@ -29,7 +29,7 @@ from .cards import (
     display_order,
     mask_of,
 )
-from .rules import Rules
+from .rules import Rules, Variant
 
 CALL, BID, PLAY, OVER = "call", "bid", "play", "over"
 NO_CARD = -1
@@ -194,10 +194,24 @@ class Hand:
         out = []
         node = self._log
         while node is not None:
-            node, entry = node
-            out.append(entry)
+            node, seat, action = node
+            out.append((seat, action))
         out.reverse()
         return out
+
+    @property
+    def last_action(self) -> tuple[int, str] | None:
+        node = self._log
+        return None if node is None else (node[1], node[2])
+
+    @property
+    def spec(self) -> Variant:
+        return self.rules.spec
+
+    @property
+    def first_chooser(self) -> int:
+        """The seat after the dealer: the caller unless they pass (CP-SS-4)."""
+        return (self.dealer + 1) % 4
 
     @property
     def deal(self) -> list[list[str]]:
@@ -248,7 +262,7 @@ class Hand:
         if seat is not None and seat != self.to_move:
             raise IllegalAction("not your turn")
         state = self.__dict__
-        text = action if isinstance(action, str) else str(action)
+        text = action if type(action) is str else str(action)
         parsed = _PARSE.get(text)
         kind, arg = parsed if parsed is not None else _parse(text)
         legal = state["_legal"]
@@ -261,7 +275,7 @@ class Hand:
         d.update(state)  # ~2x cheaper than assigning a copied dict to __dict__
         d["_legal"] = None
         actor = state["to_move"]
-        d["_log"] = (state["_log"], (actor, text))
+        d["_log"] = (state["_log"], actor, text)  # a persistent cons list, O(1)
         if kind != "play":
             _DISPATCH[kind](new, arg)
             return new
@@ -575,32 +589,27 @@ class Hand:
             hands=tuple(hands),
         )
 
-    def _trick_winner(self, trick: tuple[int, ...]) -> int:
-        """Position (0..3) in the trick of the winning card (CP-7, CP-HID-3, CP-BR-1)."""
-        led = trick[0] // 13
-        trump = self.tsuit
-        best = 0
-        if trump >= 0 and trump != led:
-            found = -1
-            for i in range(self.trump_from, 4):
-                card = trick[i]
-                if card // 13 == trump and (found < 0 or card > trick[found]):
-                    found = i
-            if found >= 0:
-                return found
-        for i in (1, 2, 3):
-            card = trick[i]
-            if card // 13 == led and card > trick[best]:
-                best = i
-        return best
-
     def _finish_trick(self, cards: tuple[int, ...]) -> None:
-        position = self._trick_winner(cards)
-        leader = self.trick_leader
-        winner = (leader + position) & 3
-        winning_card = cards[position]
         d = self.__dict__
-        won = list(d["won"])
+        # CP-7: the highest trump wins, else the highest card of the led suit. Only cards
+        # from position trump_from on count as trumps (CP-HID-3 reveal, CP-BR-1 fixing).
+        led = cards[0] // 13
+        trump = d["tsuit"]
+        position = -1
+        best = -1
+        if trump >= 0 and trump != led:
+            for i in range(d["trump_from"], 4):
+                card = cards[i]
+                if card // 13 == trump and card > best:
+                    best, position = card, i
+        if position < 0:
+            position, best = 0, cards[0]
+            for i in (1, 2, 3):
+                card = cards[i]
+                if card // 13 == led and card > best:
+                    best, position = card, i
+        leader = d["trick_leader"]
+        winner = (leader + position) & 3
         count = d["trick_count"] + 1
         d["trick"] = ()
         d["lead_trump"] = False  # CP-HID-6 binds only the lead just made
@@ -610,33 +619,38 @@ class Hand:
         d["trump_from"] = 0
         d["_tricks_log"] = (d["_tricks_log"], (leader, cards, winner))
         d["to_move"] = winner
-        if self.spec.piles:
-            pile = self.pile + 1
-            run = self.run_len + 1 if self.run_seat == winner else 1
-            ace = winning_card % 13 == ACE_RANK and self.rules.ace_rule
+        won0, won1 = d["won"]
+        rules = d["rules"]
+        if rules.spec.piles:
+            pile = d["pile"] + 1
+            run = d["run_len"] + 1 if d["run_seat"] == winner else 1
+            ace = best % 13 == ACE_RANK and rules.ace_rule
+            take = 0
             if run >= 2 and not ace:  # CP-DS-1, CP-DS-4
-                won[_team(winner)] += pile
-                pile, run = 0, 0
+                take, pile, run = pile, 0, 0
             if count == 13 and pile:  # CP-DS-2: what is left goes to the last winner
-                won[_team(winner)] += pile
-                pile = 0
-            self._set(pile=pile, run_seat=winner, run_len=run)
+                take, pile = take + pile, 0
+            d["pile"], d["run_seat"], d["run_len"] = pile, winner, run
         else:
-            won[winner & 1] += 1
-        d["won"] = (won[0], won[1])
-        if self._hand_done(won, count):
-            self._finish()
-
-    def _hand_done(self, won: list[int], count: int) -> bool:
+            take = 1
+        if winner & 1:
+            won1 += take
+        else:
+            won0 += take
+        d["won"] = (won0, won1)
+        # When the hand stops (CP-RUNG-4/5b, CP-SS-2, CP-DS-2, CP-MK-1, CP-HK-5/9).
         if count == 13:
-            return True
-        ending = self.rules.ending
-        if ending == "thirteen":
-            return False  # CP-MK-1, CP-HK-5: all 13 tricks are played
-        if ending == "rung" and self.rules.court_all13:
-            # CP-RUNG-5b: settled once a team has 7 and the other at least one.
-            return max(won) >= 7 and min(won) >= 1
-        return max(won) >= 7
+            done = True
+        else:
+            ending = rules.ending
+            if ending == "thirteen":
+                done = False
+            elif rules.court_all13:
+                done = (won0 >= 7 and won1 >= 1) or (won1 >= 7 and won0 >= 1)
+            else:
+                done = won0 >= 7 or won1 >= 7
+        if done:
+            self._finish()
 
     # ------------------------------------------------------------------ scoring
     def _finish(self) -> None:
@@ -817,6 +831,38 @@ class Hand:
         }
 
 
+# The state of a freshly dealt hand, less what new_hand() fills in.
+_INITIAL: dict[str, Any] = {
+    "_legal": None,
+    "_log": None,
+    "_tricks_log": None,
+    "asked_by": -1,
+    "bids": (),
+    "blind": False,
+    "caller": None,
+    "claimer": -1,
+    "contract": None,
+    "hidden_card": NO_CARD,
+    "lead_trump": False,
+    "led": -1,
+    "passed": False,
+    "phase": CALL,
+    "pile": 0,
+    "result": None,
+    "revealed": False,
+    "run_len": 0,
+    "run_seat": -1,
+    "thirteenth_card": NO_CARD,
+    "trick": (),
+    "trick_leader": -1,
+    "trick_count": 0,
+    "tsuit": -1,
+    "trump_from": 0,
+    "turned_card": NO_CARD,
+    "won": (0, 0),
+}
+
+
 def new_hand(
     rules: Rules,
     dealer: int,
@@ -841,43 +887,13 @@ def new_hand(
     h = object.__new__(Hand)
     fc = (dealer + 1) % 4
     spec = rules.spec
-    values: dict[str, Any] = {
-        "_legal": None,
-        "_log": None,
-        "_tricks_log": None,
-        "asked_by": -1,
-        "bids": (),
-        "blind": False,
-        "caller": None,
-        "claimer": -1,
-        "contract": None,
-        "dealer": dealer,
-        "deals": deals,
-        "first_chooser": fc,
-        "hands": tuple([sum([_BIT[c] for c in row]) for row in deals]),
-        "hidden_card": NO_CARD,
-        "lead_trump": False,
-        "led": -1,
-        "passed": False,
-        "phase": CALL,
-        "pile": 0,
-        "result": None,
-        "revealed": False,
-        "rules": rules,
-        "run_len": 0,
-        "run_seat": -1,
-        "spec": spec,
-        "thirteenth_card": NO_CARD,
-        "to_move": fc,
-        "trick": (),
-        "trick_leader": -1,
-        "trick_count": 0,
-        "tsuit": -1,
-        "trump_from": 0,
-        "turned_card": NO_CARD,
-        "won": (0, 0),
-    }
-    h.__dict__.update(values)
+    values = h.__dict__
+    values.update(_INITIAL)
+    values["rules"] = rules
+    values["dealer"] = dealer
+    values["deals"] = deals
+    values["to_move"] = fc
+    values["hands"] = tuple([sum([_BIT[c] for c in row]) for row in deals])
     if spec.calling == "none":
         h._start_play(fc)  # CP-BR-2, CP-MK-2: no call; the player after the dealer leads
     elif rules.hukum_bidding:

@@ -143,7 +143,7 @@ class Match:
         new = object.__new__(Match)
         for name in Match.__slots__:
             setattr(new, name, getattr(self, name))
-        new._log = (self._log, hand._log[1])  # the (seat, action) just applied
+        new._log = (self._log, hand.last_action)
         new.hand = hand
         if hand.is_over:
             new._hand_ended(hand)
