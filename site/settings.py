@@ -97,12 +97,16 @@ TEMPLATES = [
 ASGI_APPLICATION = "baithak.asgi.application"
 WSGI_APPLICATION = "baithak.wsgi.application"
 
+# Under ASGI, Django's persistent connections are not reused across the thread pool
+# (they leak instead), so CONN_MAX_AGE stays 0 and PostgreSQL uses psycopg's own pool.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-    )
+    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

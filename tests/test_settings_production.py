@@ -66,12 +66,14 @@ def test_production_settings_migrate_and_query_postgresql(postgres_url: str) -> 
         "from django.db import connection; from django.conf import settings;"
         "from django.core.cache import cache;"
         "cache.set('baithak-probe', 42); assert cache.get('baithak-probe') == 42;"
-        "print(connection.vendor, settings.CHANNEL_LAYERS['default']['BACKEND'],"
-        " settings.CACHES['default']['BACKEND'])",
+        "connection.ensure_connection();"
+        "print(connection.vendor, type(connection.pool).__name__,"
+        " settings.CHANNEL_LAYERS['default']['BACKEND'], settings.CACHES['default']['BACKEND'])",
     )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.splitlines()[-1].split() == [
         "postgresql",
+        "ConnectionPool",
         "channels_redis.core.RedisChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
     ]
