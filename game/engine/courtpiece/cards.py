@@ -40,28 +40,11 @@ def card_index(text: str) -> int:
         raise ValueError(f"unknown card {text!r}") from None
 
 
-def suit_index(text: str) -> int:
-    key = text.strip().upper()
-    if len(key) == 1 and key in SUITS:
-        return SUITS.index(key)
-    raise ValueError(f"unknown suit {text!r}")
-
-
 def mask_of(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
-
-
-def cards_in(mask: int) -> list[int]:
-    """Cards of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def display_order(mask: int) -> list[str]:
@@ -76,7 +59,3 @@ def display_order(mask: int) -> list[str]:
             m ^= low
         out.extend(reversed(suit_cards))
     return out
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()

@@ -224,7 +224,6 @@ class Hand:
         reveal, Be-Ranga and Mendikot before a void player fixes it)."""
         return SUITS[self.tsuit] if self.tsuit >= 0 else None
 
-    trump_suit = trump
 
     @property
     def played(self) -> int:
@@ -315,7 +314,7 @@ class Hand:
     def __repr__(self) -> str:
         return (
             f"<Hand {self.rules.variant} phase={self.phase} to_move={self.to_move} "
-            f"tricks={self.won} trump={self.trump_suit}>"
+            f"tricks={self.won} trump={self.trump}>"
         )
 
     # ------------------------------------------------------------------ legal actions
@@ -726,28 +725,6 @@ class Hand:
         return out
 
     # ------------------------------------------------------------------ views
-    def known_cards(self, seat: int | None) -> int:
-        """Bitmask of every card ``seat`` may know the place of (spectator: ``None``)."""
-        known = self.played
-        if self.thirteenth_card >= 0:
-            known |= 1 << self.thirteenth_card
-        if self.turned_card >= 0:
-            known |= 1 << self.turned_card
-        if self.claimer >= 0:
-            known |= self.hands[self.claimer]
-        if self.hidden_card >= 0 and (
-            self.revealed
-            or self.phase == OVER  # CP-HID-8
-            or (seat == self.caller and not self.blind)
-        ):
-            known |= 1 << self.hidden_card
-        if seat is not None:
-            if self.phase in (CALL, BID):
-                known |= mask_of(self.deals[seat][:5])
-            else:
-                known |= self.hands[seat]
-        return known
-
     def view(self, seat: int | None) -> dict[str, Any]:
         """Exactly what ``seat`` may know, as a JSON-serialisable dict (``None``: spectator).
 
@@ -799,7 +776,7 @@ class Hand:
             "to_move": self.to_move,
             "caller": self.caller,
             "passed": self.passed,
-            "trump": self.trump_suit,
+            "trump": self.trump,
             "hand": own,
             "hand_counts": counts,
             "hidden": hidden,
