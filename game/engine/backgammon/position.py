@@ -1,0 +1,631 @@
+"""Backgammon positions, GNU Backgammon Position IDs, legal plays and move notation.
+
+Representation (chosen for speed, see bench/backgammon.py): one side's checkers are a
+single int holding 26 four-bit counters. Slot 0 is "borne off", slots 1..24 are the
+points numbered from that side's own point of view (it moves from 24 towards 1), slot 25
+is the bar. Moving a checker from slot s to slot t is ``b - (1 << 4*s) + (1 << 4*t)``:
+one big-int operation, hashable as is, so a whole turn's search dedupes plays by the
+resulting (int, hit-mask) pair without building lists.
+
+A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
+the roller's point 25 - p.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import permutations
+
+CHECKERS = 15
+BAR = 25
+OFF = 0
+_ALL_SLOTS = 26
+
+
+class IllegalMove(ValueError):
+    """An illegal or malformed play; the message says why, in English."""
+
+
+def _pack(counts: Iterable[int]) -> int:
+    """26 slot counts (off, 1..24, bar) -> one int."""
+    b = 0
+    for slot, c in enumerate(counts):
+        b |= c << (4 * slot)
+    return b
+
+
+def _unpack(b: int) -> list[int]:
+    return [(b >> (4 * s)) & 15 for s in range(_ALL_SLOTS)]
+
+
+def _occupied(b: int) -> int:
+    """Bit s set when slot s (1..25) holds a checker; the off slot is left out."""
+    occ = 0
+    for s in range(1, _ALL_SLOTS):
+        if (b >> (4 * s)) & 15:
+            occ |= 1 << s
+    return occ
+
+
+@lru_cache(maxsize=65536)
+def _opponent_masks(theirs: int) -> tuple[int, int]:
+    """(blocked, blots) as bit masks over the roller's points 1..24.
+
+    Memoised because the opponent's side does not change during a turn and repeats a lot
+    between turns (it only changes when they move or are hit).
+    """
+    blocked = blots = 0
+    for t in range(1, 25):
+        c = (theirs >> (4 * (BAR - t))) & 15
+        if c >= 2:
+            blocked |= 1 << t
+        elif c == 1:
+            blots |= 1 << t
+    return blocked, blots
+
+
+class Position:
+    """A backgammon position with the player on roll to move (dice not included)."""
+
+    __slots__ = ("_hash", "mine", "theirs")
+
+    def __init__(self, mine: int, theirs: int) -> None:
+        self.mine = mine
+        self.theirs = theirs
+        self._hash = hash((mine, theirs))
+
+    # --- construction -------------------------------------------------------------
+    @classmethod
+    def from_points(
+        cls, mine: dict[int, int] | Iterable[int], theirs: dict[int, int] | Iterable[int]
+    ) -> Position:
+        """From counts per point (1..24, 25 = bar), each side from its own point of view.
+
+        Accepts dicts ``{point: count}`` or GNU-style 25-sequences (index 0 = point 1,
+        index 24 = bar). Checkers not placed are borne off. Invalid input raises
+        ValueError.
+        """
+        sides = []
+        for side in (mine, theirs):
+            counts = [0] * _ALL_SLOTS
+            items = side.items() if isinstance(side, dict) else enumerate(side, start=1)
+            for point, n in items:
+                if not (1 <= point <= 25) or not (0 <= n <= CHECKERS):
+                    raise ValueError(f"bad point/count {point}:{n}")
+                counts[point] += n
+            on_board = sum(counts)
+            if on_board > CHECKERS:
+                raise ValueError(f"{on_board} checkers on one side; at most {CHECKERS}")
+            counts[OFF] = CHECKERS - on_board
+            sides.append(counts)
+        for p in range(1, 25):
+            if sides[0][p] and sides[1][25 - p]:
+                raise ValueError(f"point {p} holds checkers of both players")
+        return cls(_pack(sides[0]), _pack(sides[1]))
+
+    @classmethod
+    def start(cls) -> Position:
+        """The standard start (BG-1)."""
+        side = {24: 2, 13: 5, 8: 3, 6: 5}
+        return cls.from_points(side, side)
+
+    @classmethod
+    def nackgammon(cls) -> Position:
+        """The Nackgammon start (BG-13)."""
+        side = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+        return cls.from_points(side, side)
+
+    @classmethod
+    def from_id(cls, position_id: str) -> Position:
+        """From a GNU Backgammon Position ID (14 base64 characters)."""
+        pid = position_id.strip()
+        if not re.fullmatch(r"[A-Za-z0-9+/]{14}", pid):
+            raise ValueError(f"not a GNU Backgammon Position ID: {position_id!r}")
+        key = int.from_bytes(base64.b64decode(pid + "=="), "little")
+        # The key is, for the player NOT on roll and then the player on roll, for each of
+        # points 1..24 and the bar: as many 1 bits as checkers, then a 0 bit.
+        boards: list[list[int]] = [[], []]
+        bit = 0
+        for side in (0, 1):
+            while len(boards[side]) < 25:
+                n = 0
+                while bit < 80 and (key >> bit) & 1:
+                    n += 1
+                    bit += 1
+                if bit >= 80:
+                    raise ValueError(f"Position ID {position_id!r} runs out of bits")
+                bit += 1
+                boards[side].append(n)
+        if key >> bit:
+            raise ValueError(f"Position ID {position_id!r} has stray bits")
+        return cls.from_points(boards[1], boards[0])
+
+    # --- export -------------------------------------------------------------------
+    def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """GNU Backgammon's board: (opponent, player on roll), each 25 counts with
+        index 0 = point 1 .. index 23 = point 24, index 24 = bar."""
+        return tuple(_unpack(self.theirs)[1:]), tuple(_unpack(self.mine)[1:])  # type: ignore[return-value]
+
+    def to_id(self) -> str:
+        key = 0
+        bit = 0
+        for side in self.board():
+            for n in side:
+                key |= ((1 << n) - 1) << bit
+                bit += n + 1
+        return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
+
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (player on roll, opponent)."""
+        return self.mine & 15, self.theirs & 15
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts: (player on roll, opponent)."""
+        return tuple(  # type: ignore[return-value]
+            sum(s * c for s, c in enumerate(_unpack(b))) for b in (self.mine, self.theirs)
+        )
+
+    def swapped(self) -> Position:
+        """The same board with the other player on roll."""
+        return Position(self.theirs, self.mine)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.mine == other.mine
+            and self.theirs == other.theirs
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.to_id()!r})"
+
+
+# --- move generation ------------------------------------------------------------------
+# A search state is (b, occ, hits): b the roller's packed checkers, occ the occupied
+# mask of slots 1..25, hits the mask of the roller's points where an opposing blot has
+# been hit this turn. The opponent's side is fixed during the turn except for hits, so
+# the (blocked, blots) masks are computed once.
+
+
+def _steps(
+    b: int, occ: int, hits: int, d: int, blocked: int, blots: int, max_src: int = BAR
+) -> list[tuple[int, int, int, int, int]]:
+    """Every legal single move with die d: (src, dst, b', occ', hits').
+
+    Only sources <= max_src (used to order the moves of a double, see _double_plays).
+    """
+    out = []
+    if occ >> BAR:  # BG-8: the bar enters first, on the opponent's home board
+        if max_src < BAR:
+            return out
+        srcs = 1 << BAR if not (blocked >> (BAR - d)) & 1 else 0
+    else:
+        # BG-3/BG-4: forward by d onto a point the opponent has not made.
+        srcs = occ & ~(blocked << d) & ~((2 << d) - 1) & ((2 << max_src) - 1)
+    while srcs:
+        low = srcs & -srcs
+        srcs ^= low
+        s = low.bit_length() - 1
+        t = s - d
+        nb = b - (1 << 4 * s) + (1 << 4 * t)
+        nocc = occ | (1 << t)
+        if not (nb >> 4 * s) & 15:
+            nocc ^= low
+        nhits = hits
+        if (blots >> t) & 1 and not (hits >> t) & 1:
+            nhits |= 1 << t  # BG-7: a blot is hit on any landing, final or intermediate
+        out.append((s, t, nb, nocc, nhits))
+    if occ < 128:  # BG-9: every checker home (bits 7..25 clear): bearing off
+        s = 0
+        if (occ >> d) & 1:
+            s = d  # the exact number
+        elif occ < (1 << d):
+            s = occ.bit_length() - 1  # higher than the highest point: from the highest
+        if 0 < s <= max_src:
+            nb = b - (1 << 4 * s) + 1
+            nocc = occ if (nb >> 4 * s) & 15 else occ ^ (1 << s)
+            out.append((s, 0, nb, nocc, hits))
+    return out
+
+
+# Precomputed: _MOVE[d][s] is what moving one checker from slot s by d adds to b.
+_MOVE: tuple[tuple[int, ...], ...] = tuple(
+    tuple((1 << 4 * (s - d)) - (1 << 4 * s) if s > d else 0 for s in range(26)) for d in range(7)
+)
+# _ABOVE[d]: mask of slots whose checker moved d does not reach the off slot.
+_ABOVE: tuple[int, ...] = tuple(~((2 << d) - 1) & ((1 << 26) - 1) for d in range(7))
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The set bits of mask, memoised: occupied-point patterns repeat far more often than
+    whole boards do."""
+    got = _BITS.get(mask)
+    if got is None:
+        if len(_BITS) > 100_000:
+            _BITS.clear()
+        got = _BITS[mask] = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+    return got
+
+
+def _fast_single_plays(
+    b: int, occ: int, blocked: int, blots: int, da: int, db: int
+) -> dict[tuple[int, int], None]:
+    """The common case of a non-double: nothing on the bar and at least two checkers
+    outside the home board, so neither entering nor bearing off can arise this turn.
+
+    Then landing rules depend only on the fixed opponent masks, so two different
+    checkers' moves commute: every play is (a checker moves da, then any checker moves
+    db), plus one checker moving db and then da. Returns {} when both dice cannot be
+    used together; the caller's general search handles that.
+    """
+    res: dict[tuple[int, int], None] = {}
+    move_a, move_b = _MOVE[da], _MOVE[db]
+    src_b = occ & ~(blocked << db) & _ABOVE[db]
+    for s in _bits(occ & ~(blocked << da) & _ABOVE[da]):
+        t = s - da
+        b1 = b + move_a[s]
+        h1 = blots & (1 << t)
+        m = src_b
+        if (b >> 4 * s) & 15 == 1:
+            m &= ~(1 << s)
+        if t > db and not (blocked >> (t - db)) & 1:
+            m |= 1 << t
+        for s2 in _bits(m):
+            res[(b1 + move_b[s2], h1 | (blots & (1 << (s2 - db))))] = None
+    for s in _bits(src_b):
+        t = s - db
+        t2 = t - da
+        if t2 >= 1 and not (blocked >> t2) & 1:
+            res[(b + move_b[s] + move_a[t], blots & ((1 << t) | (1 << t2)))] = None
+    return res
+
+
+def _single_plays(
+    b: int, occ: int, blocked: int, blots: int, d1: int, d2: int
+) -> dict[tuple[int, int], None]:
+    """Resulting (b, hits) of every legal play of a non-double roll (BG-6)."""
+    full: dict[tuple[int, int], None] = {}
+    one: dict[int, dict[tuple[int, int], None]] = {d1: {}, d2: {}}
+    for da, db in ((d1, d2), (d2, d1)):
+        for _s, _t, b1, o1, h1 in _steps(b, occ, 0, da, blocked, blots):
+            seconds = _steps(b1, o1, h1, db, blocked, blots)
+            if seconds:
+                for _s2, _t2, b2, _o2, h2 in seconds:
+                    full[(b2, h2)] = None
+            elif not full:
+                one[da][(b1, h1)] = None
+    if full:
+        return full
+    # BG-6: only one number can be played: the higher if it can be, else the lower.
+    hi, lo = max(d1, d2), min(d1, d2)
+    return one[hi] or one[lo]
+
+
+def _double_plays(
+    b: int, occ: int, blocked: int, blots: int, d: int
+) -> dict[tuple[int, int], None]:
+    """Resulting (b, hits) of every legal play of a double: as many moves as possible.
+
+    Moves are generated with non-increasing source points, so each multiset of moves is
+    tried once (a later move from a lower point never enables or blocks an earlier move
+    from a higher one: it changes only points below its source and the opponent's bar).
+    """
+    best = 0
+    found: dict[tuple[int, int], None] = {}
+    frontier: list[tuple[int, int, int, int]] = [(b, occ, 0, BAR)]
+    for depth in range(1, 5):
+        nxt = []
+        seen: set[tuple[int, int, int]] = set()
+        for cb, co, ch, ms in frontier:
+            for s, _t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots, ms):
+                key = (nb, nh, s)
+                if key not in seen:
+                    seen.add(key)
+                    nxt.append((nb, no, nh, s))
+        if not nxt:
+            break
+        best = depth
+        frontier = nxt
+    if best:
+        for cb, _co, ch, _ms in frontier:
+            found[(cb, ch)] = None
+    return found
+
+
+def _result(pos: Position, b: int, hits: int) -> Position:
+    """The position after the roller's checkers became b, with the opponent on roll."""
+    theirs = pos.theirs
+    while hits:
+        low = hits & -hits
+        hits ^= low
+        t = low.bit_length() - 1
+        theirs += (1 << 4 * BAR) - (1 << 4 * (BAR - t))  # their point 25 - t -> their bar
+    return Position(theirs, b)
+
+
+class Play(tuple):
+    """One legal full play: a start position, the dice, and where it leads.
+
+    A tuple (start, dice, b, hits) so that building the dozens a turn has stays cheap;
+    within one ``legal_plays`` answer plays are distinct by resulting position.
+    ``str(play)`` is standard notation, worked out on demand.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, start: Position, dice: tuple[int, int], b: int, hits: int) -> Play:
+        return tuple.__new__(cls, (start, dice, b, hits))
+
+    @property
+    def start(self) -> Position:
+        return self[0]
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self[1]
+
+    @property
+    def after(self) -> Position:
+        """The resulting position, opponent on roll."""
+        return _result(self[0], self[2], self[3])
+
+    def moves(self) -> list[tuple[int, int, bool]]:
+        """One sequence of single-die moves (from, to, hit) that makes this play; points
+        are the mover's, 25 = bar, 0 = off."""
+        return _find_moves(self[0], self[1], self[2], self[3])
+
+    def __str__(self) -> str:
+        return format_moves(self.moves())
+
+    def __repr__(self) -> str:
+        return f"<Play {self} with {self[1][0]}-{self[1][1]}>"
+
+
+def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be two numbers 1..6, not {dice!r}") from None
+    if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError(f"dice must be two numbers 1..6, not {dice!r}")
+    return d1, d2
+
+
+@lru_cache(maxsize=4096)
+def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
+    blocked, blots = _opponent_masks(pos.theirs)
+    b = pos.mine
+    occ = _occupied(b)
+    if d1 == d2:
+        found = _double_plays(b, occ, blocked, blots, d1)
+    else:
+        found = None
+        out = occ >> 7  # occupied slots 7..25; the bar is bit 18 of it
+        if out and not occ >> BAR and (
+            out & (out - 1) or (b >> 4 * (out.bit_length() + 6)) & 15 >= 2
+        ):
+            found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
+        if not found:
+            found = _single_plays(b, occ, blocked, blots, d1, d2)
+    dice = (d1, d2)
+    new = tuple.__new__
+    return tuple([new(Play, (pos, dice, rb, rh)) for rb, rh in found])
+
+
+def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
+    """Every legal full play for the player on roll (BG-3..BG-9), one per resulting
+    position; [] when the roll cannot be played at all (BG-8 closed board, BG-6)."""
+    d1, d2 = _check_dice(dice)
+    if d1 < d2:
+        d1, d2 = d2, d1
+    return list(_plays_cached(pos, d1, d2))
+
+
+def _find_moves(
+    pos: Position, dice: tuple[int, int], b: int, hits: int
+) -> list[tuple[int, int, bool]]:
+    """Reconstruct a move sequence that reaches (b, hits); used only for notation."""
+    blocked, blots = _opponent_masks(pos.theirs)
+    d1, d2 = dice
+    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1], [d1], [d2]]
+
+    def search(cb: int, co: int, ch: int, rest: list[int], path: list) -> list | None:
+        if cb == b and ch == hits:
+            return path
+        if not rest:
+            return None
+        for s, t, nb, no, nh in _steps(cb, co, ch, rest[0], blocked, blots):
+            hit = bool((nh ^ ch) >> t & 1) if t else False
+            got = search(nb, no, nh, rest[1:], [*path, (s, t, hit)])
+            if got is not None:
+                return got
+        return None
+
+    for order in orders:
+        got = search(pos.mine, _occupied(pos.mine), 0, order, [])
+        if got is not None:
+            return got
+    raise AssertionError("a play always has a move sequence")  # pragma: no cover
+
+
+# --- notation ---------------------------------------------------------------------------
+def _pt(p: int) -> str:
+    return "bar" if p == BAR else "off" if p == OFF else str(p)
+
+
+def format_moves(moves: list[tuple[int, int, bool]]) -> str:
+    """GNU Backgammon style: one checker's moves are joined ("24/13"), a hit is starred
+    where it happens ("24/18*/13"), identical moves are counted ("13/7(2)")."""
+    chains: list[list[tuple[int, bool]]] = []  # [(point, hit_on_landing)], first = start
+    for s, t, hit in sorted(moves, key=lambda m: (-m[0], -m[1])):
+        for ch in chains:
+            if ch[-1][0] == s and s != OFF:
+                ch.append((t, hit))
+                break
+        else:
+            chains.append([(s, False), (t, hit)])
+    parts: list[str] = []
+    for ch in chains:
+        pts = [_pt(ch[0][0])]
+        for i, (p, hit) in enumerate(ch[1:], start=1):
+            if hit:
+                pts.append(_pt(p) + "*")
+            elif i == len(ch) - 1:
+                pts.append(_pt(p))
+        parts.append("/".join(pts))
+    counted: list[tuple[str, int]] = []
+    for p in parts:
+        if counted and counted[-1][0] == p:
+            counted[-1] = (p, counted[-1][1] + 1)
+        else:
+            counted.append((p, 1))
+    return " ".join(p if n == 1 else f"{p}({n})" for p, n in counted)
+
+
+_TOKEN = re.compile(r"^((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
+
+
+def _parse_point(text: str, first: bool) -> int:
+    text = text.rstrip("*")
+    if text == "bar":
+        return BAR
+    if text == "off":
+        return OFF
+    p = int(text)
+    if not 0 <= p <= 25:
+        raise IllegalMove(f"no point {p} on the board")
+    return p
+
+
+def parse_notation(text: str) -> list[tuple[int, int, bool]]:
+    """Notation -> segments (from, to, starred), one per checker movement written.
+
+    "24/18*/13" -> [(24, 18, True), (18, 13, False)]; "13/7(2)" -> two (13, 7, False).
+    """
+    segments: list[tuple[int, int, bool]] = []
+    tokens = text.lower().replace(",", " ").split()
+    if not tokens:
+        raise IllegalMove("empty move: write it like '8/3 6/3' or 'bar/22*'")
+    for tok in tokens:
+        m = _TOKEN.match(tok)
+        if not m:
+            raise IllegalMove(f"cannot read {tok!r}: write moves like '13/7', 'bar/22*', '6/off'")
+        pts = m.group(1).split("/")
+        times = int(m.group(2) or 1)
+        if not 1 <= times <= 4:
+            raise IllegalMove(f"{tok!r}: a move can be repeated at most 4 times")
+        chain = [(_parse_point(p, i == 0), p.endswith("*")) for i, p in enumerate(pts)]
+        for (a, _), (c, star) in zip(chain, chain[1:], strict=False):
+            if a == OFF:
+                raise IllegalMove(f"{tok!r}: a checker borne off cannot move again")
+            if c == BAR:
+                raise IllegalMove(f"{tok!r}: a checker cannot move to the bar")
+            if c >= a:
+                raise IllegalMove(f"{tok!r}: checkers move forward only (from {a} to {c})")
+            segments.extend([(a, c, star)] * times)
+    if len(segments) > 4:
+        raise IllegalMove(f"{text!r} makes more than four moves")
+    return segments
+
+
+def _realize(
+    pos: Position, dice: tuple[int, int], segments: list[tuple[int, int, bool]]
+) -> set[tuple[int, int, int]]:
+    """Every (b, hits, n_hits) that the written segments can mean with these dice."""
+    blocked, blots = _opponent_masks(pos.theirs)
+    d1, d2 = dice
+    pool0 = [d1] * 4 if d1 == d2 else [d1, d2]
+    results: set[tuple[int, int, int]] = set()
+
+    def walk(cb: int, co: int, ch: int, pool: list[int], segs: list, cur: int) -> None:
+        # cur: where the checker of segs[0] now stands (None-like -1 = not started)
+        if not segs:
+            results.add((cb, ch, bin(ch).count("1")))
+            return
+        a, c, _star = segs[0]
+        here = a if cur < 0 else cur
+        if here == c:
+            walk(cb, co, ch, pool, segs[1:], -1)
+            return
+        for i, d in enumerate(pool):
+            if d in pool[:i]:
+                continue
+            for s, t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots):
+                if s == here and (t >= c or (c == OFF and t == OFF)):
+                    walk(nb, no, nh, pool[:i] + pool[i + 1 :], segs, t)
+
+    for order in set(permutations(segments)):
+        walk(pos.mine, _occupied(pos.mine), 0, pool0, list(order), -1)
+    return results
+
+
+def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
+    """The legal play that ``text`` writes, or IllegalMove saying why not."""
+    segments = parse_notation(text)
+    plays = legal_plays(pos, dice)
+    if not plays:
+        raise IllegalMove(f"no legal play with {dice[0]}-{dice[1]}: the turn passes")
+    by_result = {(p[2], p[3]): p for p in plays}
+    realized = _realize(pos, dice, segments)
+    if not realized:
+        raise IllegalMove(
+            f"{text!r} cannot be played with {dice[0]}-{dice[1]} in this position "
+            "(a landing point is blocked, a number does not fit, or checkers on the bar "
+            "must enter first)"
+        )
+    legal = {(b, h, n) for b, h, n in realized if (b, h) in by_result}
+    if not legal:
+        raise IllegalMove(
+            f"{text!r} is not a legal full play with {dice[0]}-{dice[1]}: you must use both "
+            "numbers if you can, the higher one if only one fits, and as many of a double "
+            "as possible"
+        )
+    stars = sum(1 for *_x, star in segments if star)
+    if len({(b, h) for b, h, _n in legal}) > 1:
+        narrowed = {(b, h) for b, h, n in legal if n == stars}
+        if len(narrowed) != 1:
+            raise IllegalMove(
+                f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: write the intermediate "
+                "point, and mark hits with '*'"
+            )
+        return by_result[narrowed.pop()]
+    b, h, _n = legal.pop()
+    return by_result[(b, h)]
+
+
+def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) -> Position:
+    """The position after ``play``, with the opponent on roll.
+
+    ``play`` is a Play from legal_plays(pos, …) or notation. With notation and no dice,
+    the dice are inferred from the notation when only one roll fits.
+    """
+    if isinstance(play, Play):
+        if play.start != pos:
+            raise IllegalMove(f"{play} was generated for another position")
+        return play.after
+    if not isinstance(play, str):
+        raise IllegalMove(f"a play is a Play or notation, not {type(play).__name__}")
+    if dice is not None:
+        return find_play(pos, _check_dice(dice), play).after
+    fits: dict[Position, tuple[int, int]] = {}
+    errors: list[str] = []
+    for d1 in range(6, 0, -1):
+        for d2 in range(d1, 0, -1):
+            try:
+                fits.setdefault(find_play(pos, (d1, d2), play).after, (d1, d2))
+            except IllegalMove as e:
+                errors.append(str(e))
+    if len(fits) == 1:
+        return next(iter(fits))
+    if not fits:
+        first = parse_notation(play)  # re-raises a syntax error with its own message
+        del first
+        raise IllegalMove(f"{play!r} is not a legal play with any roll in this position")
+    raise IllegalMove(f"{play!r} fits several rolls here; give the dice")
