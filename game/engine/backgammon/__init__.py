@@ -8,6 +8,8 @@ The public surface is the one in ``shared/ENGINE_CONTRACT.md``::
     after = bg.apply(pos, "8/3 6/3")
 """
 
+from game.engine.backgammon.game import Game, Match, Result, Rules
+from game.engine.backgammon.matchid import MatchState
 from game.engine.backgammon.position import (
     IllegalMove,
     Play,
@@ -19,9 +21,14 @@ from game.engine.backgammon.position import (
 )
 
 __all__ = [
+    "Game",
     "IllegalMove",
+    "Match",
+    "MatchState",
     "Play",
     "Position",
+    "Result",
+    "Rules",
     "apply",
     "format_moves",
     "legal_plays",

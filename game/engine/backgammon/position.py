@@ -17,7 +17,7 @@ import base64
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import permutations
+from itertools import pairwise, permutations
 
 CHECKERS = 15
 BAR = 25
@@ -522,7 +522,7 @@ def parse_notation(text: str) -> list[tuple[int, int, bool]]:
         if not 1 <= times <= 4:
             raise IllegalMove(f"{tok!r}: a move can be repeated at most 4 times")
         chain = [(_parse_point(p, i == 0), p.endswith("*")) for i, p in enumerate(pts)]
-        for (a, _), (c, star) in zip(chain, chain[1:], strict=False):
+        for (a, _), (c, star) in pairwise(chain):
             if a == OFF:
                 raise IllegalMove(f"{tok!r}: a checker borne off cannot move again")
             if c == BAR:
