@@ -17,7 +17,7 @@ import base64
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import pairwise, permutations
+from itertools import pairwise
 
 CHECKERS = 15
 BAR = 25
@@ -462,7 +462,8 @@ def _pt(p: int) -> str:
 
 def format_moves(moves: list[tuple[int, int, bool]]) -> str:
     """GNU Backgammon style: one checker's moves are joined ("24/13"), a hit is starred
-    where it happens ("24/18*/13"), identical moves are counted ("13/7(2)")."""
+    where it happens ("24/18*/13"), identical moves are counted, a hit among them marking
+    the group ("13/7(2)", "13/11*(2)")."""
     chains: list[list[tuple[int, bool]]] = []  # [(point, hit_on_landing)], first = start
     for s, t, hit in sorted(moves, key=lambda m: (-m[0], -m[1])):
         for ch in chains:
@@ -471,22 +472,25 @@ def format_moves(moves: list[tuple[int, int, bool]]) -> str:
                 break
         else:
             chains.append([(s, False), (t, hit)])
-    parts: list[str] = []
+    groups: dict[tuple[int, ...], list[bool]] = {}  # full path -> hit at each landing
+    counts: dict[tuple[int, ...], int] = {}
     for ch in chains:
-        pts = [_pt(ch[0][0])]
-        for i, (p, hit) in enumerate(ch[1:], start=1):
-            if hit:
-                pts.append(_pt(p) + "*")
-            elif i == len(ch) - 1:
-                pts.append(_pt(p))
-        parts.append("/".join(pts))
-    counted: list[tuple[str, int]] = []
-    for p in parts:
-        if counted and counted[-1][0] == p:
-            counted[-1] = (p, counted[-1][1] + 1)
-        else:
-            counted.append((p, 1))
-    return " ".join(p if n == 1 else f"{p}({n})" for p, n in counted)
+        path = tuple(p for p, _ in ch)
+        hits = [h for _, h in ch]
+        old = groups.get(path)
+        groups[path] = hits if old is None else [a or b for a, b in zip(old, hits, strict=True)]
+        counts[path] = counts.get(path, 0) + 1
+    out = []
+    for path, hits in groups.items():
+        pts = [_pt(path[0])]
+        for i in range(1, len(path)):
+            if hits[i]:
+                pts.append(_pt(path[i]) + "*")
+            elif i == len(path) - 1:
+                pts.append(_pt(path[i]))
+        text = "/".join(pts)
+        out.append(text if counts[path] == 1 else f"{text}({counts[path]})")
+    return " ".join(out)
 
 
 _TOKEN = re.compile(r"^((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
@@ -537,32 +541,36 @@ def parse_notation(text: str) -> list[tuple[int, int, bool]]:
 
 def _realize(
     pos: Position, dice: tuple[int, int], segments: list[tuple[int, int, bool]]
-) -> set[tuple[int, int, int]]:
-    """Every (b, hits, n_hits) that the written segments can mean with these dice."""
+) -> set[tuple[int, int]]:
+    """Every (b, hits) that the written segments can mean with these dice.
+
+    The segments' single steps may interleave: in "bar/15(2)" with 5-5 both checkers
+    enter before either moves on, and in "8/off 7/off" with 4-4 both reach home before
+    either bears off.
+    """
     blocked, blots = _opponent_masks(pos.theirs)
     d1, d2 = dice
-    pool0 = [d1] * 4 if d1 == d2 else [d1, d2]
-    results: set[tuple[int, int, int]] = set()
+    results: set[tuple[int, int]] = set()
 
-    def walk(cb: int, co: int, ch: int, pool: list[int], segs: list, cur: int) -> None:
-        # cur: where the checker of segs[0] now stands (None-like -1 = not started)
-        if not segs:
-            results.add((cb, ch, bin(ch).count("1")))
+    def walk(cb: int, co: int, ch: int, pool: tuple[int, ...], todo: tuple) -> None:
+        if not todo:
+            results.add((cb, ch))
             return
-        a, c, _star = segs[0]
-        here = a if cur < 0 else cur
-        if here == c:
-            walk(cb, co, ch, pool, segs[1:], -1)
-            return
-        for i, d in enumerate(pool):
-            if d in pool[:i]:
+        for i, (here, goal) in enumerate(todo):
+            if (here, goal) in todo[:i]:
                 continue
-            for s, t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots):
-                if s == here and (t >= c or (c == OFF and t == OFF)):
-                    walk(nb, no, nh, pool[:i] + pool[i + 1 :], segs, t)
+            for j, d in enumerate(pool):
+                if d in pool[:j]:
+                    continue
+                for s, t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots):
+                    if s == here and t >= goal:
+                        rest = todo[:i] + todo[i + 1 :] if t == goal else (
+                            todo[:i] + ((t, goal),) + todo[i + 1 :]
+                        )
+                        walk(nb, no, nh, pool[:j] + pool[j + 1 :], rest)
 
-    for order in set(permutations(segments)):
-        walk(pos.mine, _occupied(pos.mine), 0, pool0, list(order), -1)
+    pool = (d1,) * 4 if d1 == d2 else (d1, d2)
+    walk(pos.mine, _occupied(pos.mine), 0, pool, tuple((a, c) for a, c, _ in segments))
     return results
 
 
@@ -580,24 +588,26 @@ def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
             "(a landing point is blocked, a number does not fit, or checkers on the bar "
             "must enter first)"
         )
-    legal = {(b, h, n) for b, h, n in realized if (b, h) in by_result}
+    legal = [key for key in realized if key in by_result]
     if not legal:
         raise IllegalMove(
             f"{text!r} is not a legal full play with {dice[0]}-{dice[1]}: you must use both "
             "numbers if you can, the higher one if only one fits, and as many of a double "
             "as possible"
         )
-    stars = sum(1 for *_x, star in segments if star)
-    if len({(b, h) for b, h, _n in legal}) > 1:
-        narrowed = {(b, h) for b, h, n in legal if n == stars}
-        if len(narrowed) != 1:
+    if len(legal) > 1:
+        # "24/13" may pass an open point or hit a blot on the way: the stars decide.
+        starred = 0
+        for _a, c, star in segments:
+            if star:
+                starred |= 1 << c
+        legal = [key for key in legal if key[1] == starred]
+        if len(legal) != 1:
             raise IllegalMove(
                 f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: write the intermediate "
                 "point, and mark hits with '*'"
             )
-        return by_result[narrowed.pop()]
-    b, h, _n = legal.pop()
-    return by_result[(b, h)]
+    return by_result[legal[0]]
 
 
 def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) -> Position:
