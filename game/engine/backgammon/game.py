@@ -83,6 +83,8 @@ class Game:
 
     Give either ``seed`` (the server seed, committed to before play) with optional
     ``client_seeds``, or ``dice``: an explicit list of throws (for lessons and tests).
+    ``position`` starts from a set-up position (seen from ``turn``, who rolls first)
+    instead of the start and the opening throw.
     """
 
     __slots__ = (
@@ -120,6 +122,8 @@ class Game:
         score: tuple[int, int] = (0, 0),
         crawford_game: bool = False,
         first_throw: int = 0,
+        position: Position | None = None,
+        turn: int = 0,
     ) -> None:
         self.rules = rules or Rules()
         if (seed is None) == (dice is None):
@@ -143,6 +147,16 @@ class Game:
         self.opening: tuple[tuple[int, int], ...] = ()
         self.resign_level = 0
         self.result: Result | None = None
+        if position is not None:
+            # A set-up position (lessons, tests): no opening throw, ``turn`` is to roll.
+            if turn not in (0, 1) or not isinstance(position, Position):
+                raise ValueError("position must be a Position and turn 0 or 1")
+            self.pos = position
+            self.turn = turn
+            self.dice = None
+            self._plays = []
+            self.phase = ROLL
+            return
         self.pos = self.rules.start_position()
         # BG-2: each seat throws one die; equal dice are thrown again (and, as a house
         # rule in money play, double the cube).
@@ -164,9 +178,8 @@ class Game:
             if n >= len(self._dice_list):
                 raise IllegalMove("the given list of dice has run out")
             d = self._dice_list[n]
-            if not (
-                isinstance(d, tuple) and len(d) == 2 and all(isinstance(x, int) and 1 <= x <= 6 for x in d)
-            ):
+            ok = isinstance(d, tuple) and len(d) == 2
+            if not (ok and all(isinstance(x, int) and 1 <= x <= 6 for x in d)):
                 raise ValueError(f"bad throw {d!r} in dice list")
             return d
         assert self.seed is not None
@@ -344,10 +357,7 @@ class Game:
 
     def board(self, seat: int) -> dict[str, Any]:
         """The board as ``seat`` sees it: points 1..24 counted from seat's side."""
-        mine, theirs = (
-            (self.pos.mine, self.pos.theirs) if seat == self.turn else (self.pos.theirs, self.pos.mine)
-        )
-        p = Position(mine, theirs)
+        p = self.pos if seat == self.turn else self.pos.swapped()
         theirs_pts, mine_pts = p.board()
         points = [mine_pts[i] - theirs_pts[23 - i] for i in range(24)]
         off = p.off()
@@ -379,7 +389,7 @@ class Game:
             "opening": [list(o) for o in self.opening],
             "rolls": [[s, list(d)] for s, d in self.rolls],
             "history": [[s, a] for s, a in self.history],
-            "legal_actions": self.legal_actions() if seat is not None and seat == self.to_move else [],
+            "legal_actions": self.legal_actions() if seat == self.to_move is not None else [],
             "rules": asdict(self.rules),
             "length": self.length,
             "score": list(self.score),
@@ -494,11 +504,14 @@ class Match:
             m.scores = (scores[0], scores[1])
             m.games = (*self.games, r)
             if not m.is_over:
-                crawford = False
-                if self.rules.crawford and not self.crawford_done and self.rules.cube:
-                    if max(m.scores) == self.length - 1:
-                        crawford = True
-                        m.crawford_done = True
+                crawford = (
+                    self.rules.crawford
+                    and self.rules.cube
+                    and not self.crawford_done
+                    and max(m.scores) == self.length - 1
+                )
+                if crawford:
+                    m.crawford_done = True
                 m.game = m._new_game(game._base + game._n, crawford)
         return m
 

@@ -174,9 +174,7 @@ class Position:
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, Position)
-            and self.mine == other.mine
-            and self.theirs == other.theirs
+            isinstance(other, Position) and self.mine == other.mine and self.theirs == other.theirs
         )
 
     def __hash__(self) -> int:
@@ -408,8 +406,10 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     else:
         found = None
         out = occ >> 7  # occupied slots 7..25; the bar is bit 18 of it
-        if out and not occ >> BAR and (
-            out & (out - 1) or (b >> 4 * (out.bit_length() + 6)) & 15 >= 2
+        if (
+            out
+            and not occ >> BAR
+            and (out & (out - 1) or (b >> 4 * (out.bit_length() + 6)) & 15 >= 2)
         ):
             found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
         if not found:
@@ -564,9 +564,8 @@ def _realize(
                     continue
                 for s, t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots):
                     if s == here and t >= goal:
-                        rest = todo[:i] + todo[i + 1 :] if t == goal else (
-                            todo[:i] + ((t, goal),) + todo[i + 1 :]
-                        )
+                        moved = () if t == goal else ((t, goal),)
+                        rest = (*todo[:i], *moved, *todo[i + 1 :])
                         walk(nb, no, nh, pool[:j] + pool[j + 1 :], rest)
 
     pool = (d1,) * 4 if d1 == d2 else (d1, d2)
@@ -624,6 +623,7 @@ def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) 
         raise IllegalMove(f"a play is a Play or notation, not {type(play).__name__}")
     if dice is not None:
         return find_play(pos, _check_dice(dice), play).after
+    parse_notation(play)  # a spelling mistake is reported as such, not per roll
     fits: dict[Position, tuple[int, int]] = {}
     errors: list[str] = []
     for d1 in range(6, 0, -1):
@@ -635,7 +635,8 @@ def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) 
     if len(fits) == 1:
         return next(iter(fits))
     if not fits:
-        first = parse_notation(play)  # re-raises a syntax error with its own message
-        del first
+        for e in errors:
+            if "ambiguous" in e:
+                raise IllegalMove(e)
         raise IllegalMove(f"{play!r} is not a legal play with any roll in this position")
     raise IllegalMove(f"{play!r} fits several rolls here; give the dice")
