@@ -69,7 +69,8 @@ class Rules:
 
 @dataclass(frozen=True)
 class Result:
-    """How a game ended. ``points`` already include the cube and the Jacoby rule."""
+    """How a game ended. ``kind`` is what happened on the board (or was resigned);
+    ``points`` already include the cube and the Jacoby rule."""
 
     winner: int
     kind: str  # "single" | "gammon" | "backgammon" (BG-10)
@@ -210,9 +211,10 @@ class Game:
         self.phase = ROLL
 
     def _finish(self, winner: int, level: int, how: str) -> None:
+        counted = level
         if level > 1 and self.rules.jacoby and self.owner is None and not self.length:
-            level = 1  # BG-11 Jacoby: the cube was never turned
-        self.result = Result(winner, KINDS[level], how, self.cube, level * self.cube)
+            counted = 1  # BG-11 Jacoby: the cube was never turned
+        self.result = Result(winner, KINDS[level], how, self.cube, counted * self.cube)
         self.phase = GAME_OVER
         self.dice = None
         self._plays = []

@@ -61,6 +61,10 @@ class MatchState:
     score: tuple[int, int] = (0, 0)
     jacoby: bool = False
 
+    def __post_init__(self) -> None:
+        # GNU Backgammon writes the higher die first; the order thrown does not matter.
+        object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
+
     def to_id(self) -> str:
         if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 2**15:
             raise ValueError(f"cube value {self.cube} is not a power of two up to 32768")

@@ -428,31 +428,41 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
     return list(_plays_cached(pos, d1, d2))
 
 
+@lru_cache(maxsize=512)
+def _move_paths(
+    pos: Position, d1: int, d2: int
+) -> dict[tuple[int, int], tuple[tuple[int, int, bool], ...]]:
+    """For every (b, hits) reachable with this roll, the first single-die move sequence
+    that reaches it, in a fixed search order: the higher die first, lower source points
+    first. One search serves the notation of every play of the roll."""
+    blocked, blots = _opponent_masks(pos.theirs)
+    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+    first: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
+    for order in orders:
+        seen: set[tuple[int, int, int]] = set()
+
+        def search(cb: int, co: int, ch: int, depth: int, path: tuple) -> None:
+            if depth == len(order):  # noqa: B023 - used within this iteration only
+                return
+            for s, t, nb, no, nh in _steps(cb, co, ch, order[depth], blocked, blots):  # noqa: B023
+                key = (nb, nh, depth)
+                if key in seen:  # noqa: B023
+                    continue
+                seen.add(key)  # noqa: B023
+                hit = bool(((nh ^ ch) >> t) & 1) if t else False
+                step = (*path, (s, t, hit))
+                first.setdefault((nb, nh), step)
+                search(nb, no, nh, depth + 1, step)
+
+        search(pos.mine, _occupied(pos.mine), 0, 0, ())
+    return first
+
+
 def _find_moves(
     pos: Position, dice: tuple[int, int], b: int, hits: int
 ) -> list[tuple[int, int, bool]]:
-    """Reconstruct a move sequence that reaches (b, hits); used only for notation."""
-    blocked, blots = _opponent_masks(pos.theirs)
-    d1, d2 = dice
-    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1], [d1], [d2]]
-
-    def search(cb: int, co: int, ch: int, rest: list[int], path: list) -> list | None:
-        if cb == b and ch == hits:
-            return path
-        if not rest:
-            return None
-        for s, t, nb, no, nh in _steps(cb, co, ch, rest[0], blocked, blots):
-            hit = bool((nh ^ ch) >> t & 1) if t else False
-            got = search(nb, no, nh, rest[1:], [*path, (s, t, hit)])
-            if got is not None:
-                return got
-        return None
-
-    for order in orders:
-        got = search(pos.mine, _occupied(pos.mine), 0, order, [])
-        if got is not None:
-            return got
-    raise AssertionError("a play always has a move sequence")  # pragma: no cover
+    """A move sequence that reaches (b, hits); used only for notation."""
+    return list(_move_paths(pos, dice[0], dice[1])[(b, hits)])
 
 
 # --- notation ---------------------------------------------------------------------------
