@@ -45,6 +45,7 @@ test: install-test messages lint
 
 bench: install-test
 	$(PY) bench/engine.py
+	$(PY) bench/backgammon.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis bench/results

@@ -41,29 +41,32 @@ def _unpack(b: int) -> list[int]:
     return [(b >> (4 * s)) & 15 for s in range(_ALL_SLOTS)]
 
 
+_ONES = sum(1 << (4 * s) for s in range(_ALL_SLOTS))  # the low bit of every slot
+_POINTS = ((1 << 25) - 1) & ~1  # bits 1..24
+
+
 def _occupied(b: int) -> int:
-    """Bit s set when slot s (1..25) holds a checker; the off slot is left out."""
-    occ = 0
-    for s in range(1, _ALL_SLOTS):
-        if (b >> (4 * s)) & 15:
-            occ |= 1 << s
-    return occ
+    """Bit s set when slot s (1..25) holds a checker; the off slot is left out.
+
+    Every non-empty slot is folded onto its low bit, so the hex digits of the result are
+    0 or 1, one per slot, highest slot first: read as binary they are the mask itself.
+    """
+    x = (b | b >> 1 | b >> 2 | b >> 3) & _ONES
+    return int(f"{x:x}", 2) & ~1
 
 
 @lru_cache(maxsize=65536)
 def _opponent_masks(theirs: int) -> tuple[int, int]:
     """(blocked, blots) as bit masks over the roller's points 1..24.
 
-    Memoised because the opponent's side does not change during a turn and repeats a lot
+    Their slot q is the roller's point 25 - q, so the per-slot digits are read reversed.
+    Memoised because the opponent's side does not change during a turn and repeats
     between turns (it only changes when they move or are hit).
     """
-    blocked = blots = 0
-    for t in range(1, 25):
-        c = (theirs >> (4 * (BAR - t))) & 15
-        if c >= 2:
-            blocked |= 1 << t
-        elif c == 1:
-            blots |= 1 << t
+    two_plus = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _ONES
+    one = theirs & _ONES & ~two_plus
+    blocked = int(f"{two_plus:026x}"[::-1], 2) & _POINTS
+    blots = int(f"{one:026x}"[::-1], 2) & _POINTS
     return blocked, blots
 
 
@@ -238,18 +241,28 @@ _MOVE: tuple[tuple[int, ...], ...] = tuple(
 )
 # _ABOVE[d]: mask of slots whose checker moved d does not reach the off slot.
 _ABOVE: tuple[int, ...] = tuple(~((2 << d) - 1) & ((1 << 26) - 1) for d in range(7))
-_BITS: dict[int, tuple[int, ...]] = {}
+_OUT_NIBBLES = (1 << 72) - 1  # slots 7..24 once shifted down by 7 slots
+_M0F = int("0f" * 9, 16)
+_M01 = int("01" * 9, 16)
+
+
+def _outside(b: int) -> int:
+    """Checkers on points 7..24 (outside the home board, bar not counted): the 18 slot
+    counters are added pairwise into bytes, then all bytes at once by one multiply."""
+    x = (b >> 28) & _OUT_NIBBLES
+    x = (x & _M0F) + ((x >> 4) & _M0F)
+    return ((x * _M01) >> 64) & 255
+
+
+_LOW_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i in range(13) if m >> i & 1) for m in range(1 << 13)
+)
+_HIGH_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i + 13 for i in t) for t in _LOW_BITS)
 
 
 def _bits(mask: int) -> tuple[int, ...]:
-    """The set bits of mask, memoised: occupied-point patterns repeat far more often than
-    whole boards do."""
-    got = _BITS.get(mask)
-    if got is None:
-        if len(_BITS) > 100_000:
-            _BITS.clear()
-        got = _BITS[mask] = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
-    return got
+    """The set bits (0..25) of mask, ascending, from two precomputed 13-bit tables."""
+    return _LOW_BITS[mask & 8191] + _HIGH_BITS[mask >> 13]
 
 
 def _fast_single_plays(
@@ -304,6 +317,35 @@ def _single_plays(
     # BG-6: only one number can be played: the higher if it can be, else the lower.
     hi, lo = max(d1, d2), min(d1, d2)
     return one[hi] or one[lo]
+
+
+def _fast_double_plays(
+    b: int, occ: int, blocked: int, blots: int, d: int
+) -> dict[tuple[int, int], None]:
+    """A double with nothing on the bar and at least four checkers outside the home
+    board: no entering and no bearing off can arise, so a move is legal exactly when its
+    source is occupied and its landing point not made by the opponent. Moves are taken
+    with non-increasing sources, as in _double_plays."""
+    move = _MOVE[d]
+    above = _ABOVE[d]
+    open_src = ~(blocked << d) & above
+    frontier = {(b, occ, 0, BAR)}
+    for _depth in range(4):
+        nxt = set()
+        for cb, co, ch, ms in frontier:
+            for s in _bits(co & open_src & ((2 << ms) - 1)):
+                t = s - d
+                nb = cb + move[s]
+                no = co | (1 << t)
+                if not (nb >> 4 * s) & 15:
+                    no ^= 1 << s
+                nxt.add((nb, no, ch | (blots & (1 << t)), s))
+        if not nxt:
+            break
+        frontier = nxt
+    if frontier == {(b, occ, 0, BAR)}:
+        return {}
+    return {(cb, ch): None for cb, _co, ch, _ms in frontier}
 
 
 def _double_plays(
@@ -402,15 +444,14 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     b = pos.mine
     occ = _occupied(b)
     if d1 == d2:
-        found = _double_plays(b, occ, blocked, blots, d1)
+        found = None
+        if not occ >> BAR and _outside(b) >= 4:
+            found = _fast_double_plays(b, occ, blocked, blots, d1)
+        if found is None:
+            found = _double_plays(b, occ, blocked, blots, d1)
     else:
         found = None
-        out = occ >> 7  # occupied slots 7..25; the bar is bit 18 of it
-        if (
-            out
-            and not occ >> BAR
-            and (out & (out - 1) or (b >> 4 * (out.bit_length() + 6)) & 15 >= 2)
-        ):
+        if not occ >> BAR and _outside(b) >= 2:
             found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
         if not found:
             found = _single_plays(b, occ, blocked, blots, d1, d2)
