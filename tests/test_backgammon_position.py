@@ -266,7 +266,7 @@ def test_a_play_from_another_position_is_refused() -> None:
 
 
 def test_bad_dice_are_refused() -> None:
-    for bad in [(0, 3), (7, 1), (1,), "31", (1.0, 2)]:
+    for bad in [(0, 3), (7, 1), (1,), "31", (1.0, 2), ([1], 2), [True, 2]]:
         with pytest.raises(ValueError):
             bg.legal_plays(bg.Position.start(), bad)  # type: ignore[arg-type]
 

@@ -276,26 +276,27 @@ def _fast_single_plays(
     db), plus one checker moving db and then da. Returns {} when both dice cannot be
     used together; the caller's general search handles that.
     """
-    res: dict[tuple[int, int], None] = {}
     move_a, move_b = _MOVE[da], _MOVE[db]
     src_b = occ & ~(blocked << db) & _ABOVE[db]
+    # The second die's moves from the starting board: (source, change to b, hit bit).
+    seconds = [(s2, move_b[s2], blots & (1 << (s2 - db))) for s2 in _bits(src_b)]
+    out: list[tuple[int, int]] = []
     for s in _bits(occ & ~(blocked << da) & _ABOVE[da]):
         t = s - da
         b1 = b + move_a[s]
         h1 = blots & (1 << t)
-        m = src_b
-        if (b >> 4 * s) & 15 == 1:
-            m &= ~(1 << s)
-        if t > db and not (blocked >> (t - db)) & 1:
-            m |= 1 << t
-        for s2 in _bits(m):
-            res[(b1 + move_b[s2], h1 | (blots & (1 << (s2 - db))))] = None
-    for s in _bits(src_b):
+        if (b >> 4 * s) & 15 == 1:  # s is left empty: no second move from it
+            out += [(b1 + mv, h1 | hb) for s2, mv, hb in seconds if s2 != s]
+        else:
+            out += [(b1 + mv, h1 | hb) for _s2, mv, hb in seconds]
+        if t > db and not (src_b >> t) & 1 and not (blocked >> (t - db)) & 1:
+            out.append((b1 + move_b[t], h1 | (blots & (1 << (t - db)))))  # on it goes
+    for s in _bits(src_b):  # one checker: db first, then da
         t = s - db
         t2 = t - da
         if t2 >= 1 and not (blocked >> t2) & 1:
-            res[(b + move_b[s] + move_a[t], blots & ((1 << t) | (1 << t2)))] = None
-    return res
+            out.append((b + move_b[s] + move_a[t], blots & ((1 << t) | (1 << t2))))
+    return dict.fromkeys(out)
 
 
 def _single_plays(
@@ -433,7 +434,7 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
         d1, d2 = dice
     except (TypeError, ValueError):
         raise ValueError(f"dice must be two numbers 1..6, not {dice!r}") from None
-    if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+    if not (type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6):
         raise ValueError(f"dice must be two numbers 1..6, not {dice!r}")
     return d1, d2
 
@@ -460,12 +461,19 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     return tuple([new(Play, (pos, dice, rb, rh)) for rb, rh in found])
 
 
+_ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
 def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
     """Every legal full play for the player on roll (BG-3..BG-9), one per resulting
     position; [] when the roll cannot be played at all (BG-8 closed board, BG-6)."""
-    d1, d2 = _check_dice(dice)
-    if d1 < d2:
-        d1, d2 = d2, d1
+    try:
+        got = _ROLLS.get(dice) if type(dice) is tuple else None
+    except TypeError:  # unhashable parts
+        got = None
+    if got is None or type(dice[0]) is not int or type(dice[1]) is not int:
+        got = tuple(sorted(_check_dice(dice), reverse=True))  # raises saying what is wrong
+    d1, d2 = got
     return list(_plays_cached(pos, d1, d2))
 
 
