@@ -17,7 +17,7 @@ import base64
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import pairwise
+from itertools import pairwise, repeat
 
 CHECKERS = 15
 BAR = 25
@@ -394,15 +394,13 @@ def _result(pos: Position, b: int, hits: int) -> Position:
 class Play(tuple):
     """One legal full play: a start position, the dice, and where it leads.
 
-    A tuple (start, dice, b, hits) so that building the dozens a turn has stays cheap;
-    within one ``legal_plays`` answer plays are distinct by resulting position.
-    ``str(play)`` is standard notation, worked out on demand.
+    A plain tuple (start, dice, (b, hits)), where (b, hits) is the search's own result
+    key, so that a turn's dozens of plays are built by ``map`` in C without a Python
+    call each. Within one ``legal_plays`` answer plays are distinct by resulting
+    position. ``str(play)`` is standard notation, worked out on demand.
     """
 
     __slots__ = ()
-
-    def __new__(cls, start: Position, dice: tuple[int, int], b: int, hits: int) -> Play:
-        return tuple.__new__(cls, (start, dice, b, hits))
 
     @property
     def start(self) -> Position:
@@ -415,12 +413,14 @@ class Play(tuple):
     @property
     def after(self) -> Position:
         """The resulting position, opponent on roll."""
-        return _result(self[0], self[2], self[3])
+        b, hits = self[2]
+        return _result(self[0], b, hits)
 
     def moves(self) -> list[tuple[int, int, bool]]:
         """One sequence of single-die moves (from, to, hit) that makes this play; points
         are the mover's, 25 = bar, 0 = off."""
-        return _find_moves(self[0], self[1], self[2], self[3])
+        d1, d2 = self[1]
+        return list(_move_paths(self[0], d1, d2)[self[2]])
 
     def __str__(self) -> str:
         return format_moves(self.moves())
@@ -456,9 +456,7 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
             found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
         if not found:
             found = _single_plays(b, occ, blocked, blots, d1, d2)
-    dice = (d1, d2)
-    new = tuple.__new__
-    return tuple([new(Play, (pos, dice, rb, rh)) for rb, rh in found])
+    return tuple(map(Play, zip(repeat(pos), repeat((d1, d2)), found)))
 
 
 _ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
@@ -505,13 +503,6 @@ def _move_paths(
 
         search(pos.mine, _occupied(pos.mine), 0, 0, ())
     return first
-
-
-def _find_moves(
-    pos: Position, dice: tuple[int, int], b: int, hits: int
-) -> list[tuple[int, int, bool]]:
-    """A move sequence that reaches (b, hits); used only for notation."""
-    return list(_move_paths(pos, dice[0], dice[1])[(b, hits)])
 
 
 # --- notation ---------------------------------------------------------------------------
@@ -638,7 +629,7 @@ def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
     plays = legal_plays(pos, dice)
     if not plays:
         raise IllegalMove(f"no legal play with {dice[0]}-{dice[1]}: the turn passes")
-    by_result = {(p[2], p[3]): p for p in plays}
+    by_result = {p[2]: p for p in plays}
     realized = _realize(pos, dice, segments)
     if not realized:
         raise IllegalMove(
