@@ -71,7 +71,11 @@ def _opponent_masks(theirs: int) -> tuple[int, int]:
 
 
 class Position:
-    """A backgammon position with the player on roll to move (dice not included)."""
+    """A backgammon position with the player on roll to move (dice not included).
+
+    ``mine`` and ``theirs`` are packed sides (see the module docstring); build positions
+    with the class methods, read them with ``board()``, ``off()``, ``pips()``.
+    """
 
     __slots__ = ("_hash", "mine", "theirs")
 
@@ -483,25 +487,24 @@ def _move_paths(
     that reaches it, in a fixed search order: the higher die first, lower source points
     first. One search serves the notation of every play of the roll."""
     blocked, blots = _opponent_masks(pos.theirs)
-    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     first: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
-    for order in orders:
-        seen: set[tuple[int, int, int]] = set()
 
-        def search(cb: int, co: int, ch: int, depth: int, path: tuple) -> None:
-            if depth == len(order):  # noqa: B023 - used within this iteration only
-                return
-            for s, t, nb, no, nh in _steps(cb, co, ch, order[depth], blocked, blots):  # noqa: B023
-                key = (nb, nh, depth)
-                if key in seen:  # noqa: B023
-                    continue
-                seen.add(key)  # noqa: B023
-                hit = bool(((nh ^ ch) >> t) & 1) if t else False
-                step = (*path, (s, t, hit))
-                first.setdefault((nb, nh), step)
-                search(nb, no, nh, depth + 1, step)
+    def search(
+        cb: int, co: int, ch: int, order: tuple[int, ...], path: tuple, seen: set
+    ) -> None:
+        depth = len(path)
+        if depth == len(order):
+            return
+        for s, t, nb, no, nh in _steps(cb, co, ch, order[depth], blocked, blots):
+            if (nb, nh, depth) in seen:  # explored already, and found first there
+                continue
+            seen.add((nb, nh, depth))
+            step = (*path, (s, t, bool(((nh ^ ch) >> t) & 1) if t else False))
+            first.setdefault((nb, nh), step)
+            search(nb, no, nh, order, step, seen)
 
-        search(pos.mine, _occupied(pos.mine), 0, 0, ())
+    for order in [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]:
+        search(pos.mine, _occupied(pos.mine), 0, order, (), set())
     return first
 
 
@@ -546,7 +549,7 @@ def format_moves(moves: list[tuple[int, int, bool]]) -> str:
 _TOKEN = re.compile(r"^((?:bar|off|\d{1,2})\*?(?:/(?:bar|off|\d{1,2})\*?)+)(?:\((\d)\))?$")
 
 
-def _parse_point(text: str, first: bool) -> int:
+def _parse_point(text: str) -> int:
     text = text.rstrip("*")
     if text == "bar":
         return BAR
@@ -575,7 +578,7 @@ def parse_notation(text: str) -> list[tuple[int, int, bool]]:
         times = int(m.group(2) or 1)
         if not 1 <= times <= 4:
             raise IllegalMove(f"{tok!r}: a move can be repeated at most 4 times")
-        chain = [(_parse_point(p, i == 0), p.endswith("*")) for i, p in enumerate(pts)]
+        chain = [(_parse_point(p), p.endswith("*")) for p in pts]
         for (a, _), (c, star) in pairwise(chain):
             if a == OFF:
                 raise IllegalMove(f"{tok!r}: a checker borne off cannot move again")
@@ -674,16 +677,16 @@ def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) 
     if dice is not None:
         return find_play(pos, _check_dice(dice), play).after
     parse_notation(play)  # a spelling mistake is reported as such, not per roll
-    fits: dict[Position, tuple[int, int]] = {}
+    fits: set[Position] = set()
     errors: list[str] = []
     for d1 in range(6, 0, -1):
         for d2 in range(d1, 0, -1):
             try:
-                fits.setdefault(find_play(pos, (d1, d2), play).after, (d1, d2))
+                fits.add(find_play(pos, (d1, d2), play).after)
             except IllegalMove as e:
                 errors.append(str(e))
     if len(fits) == 1:
-        return next(iter(fits))
+        return fits.pop()
     if not fits:
         for e in errors:
             if "ambiguous" in e:
