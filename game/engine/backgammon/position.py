@@ -55,7 +55,7 @@ def _occupied(b: int) -> int:
     return int(f"{x:x}", 2) & ~1
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1024)
 def _opponent_masks(theirs: int) -> tuple[int, int]:
     """(blocked, blots) as bit masks over the roller's points 1..24.
 
@@ -330,12 +330,12 @@ def _fast_double_plays(
     """A double with nothing on the bar and at least four checkers outside the home
     board: no entering and no bearing off can arise, so a move is legal exactly when its
     source is occupied and its landing point not made by the opponent. Moves are taken
-    with non-increasing sources, as in _double_plays."""
+    with non-increasing sources, as in _double_plays; the fourth move only needs the
+    resulting (b, hits), so it is built in one comprehension."""
     move = _MOVE[d]
-    above = _ABOVE[d]
-    open_src = ~(blocked << d) & above
+    open_src = ~(blocked << d) & _ABOVE[d]
     frontier = {(b, occ, 0, BAR)}
-    for _depth in range(4):
+    for _depth in range(3):
         nxt = set()
         for cb, co, ch, ms in frontier:
             for s in _bits(co & open_src & ((2 << ms) - 1)):
@@ -345,12 +345,17 @@ def _fast_double_plays(
                 if not (nb >> 4 * s) & 15:
                     no ^= 1 << s
                 nxt.add((nb, no, ch | (blots & (1 << t)), s))
-        if not nxt:
-            break
+        if not nxt:  # fewer than four moves possible: the last level reached is it
+            return {} if _depth == 0 else {(cb, ch): None for cb, _co, ch, _ms in frontier}
         frontier = nxt
-    if frontier == {(b, occ, 0, BAR)}:
-        return {}
-    return {(cb, ch): None for cb, _co, ch, _ms in frontier}
+    last = [
+        (cb + move[s], ch | (blots & (1 << (s - d))))
+        for cb, co, ch, ms in frontier
+        for s in _bits(co & open_src & ((2 << ms) - 1))
+    ]
+    if not last:
+        return {(cb, ch): None for cb, _co, ch, _ms in frontier}
+    return dict.fromkeys(last)
 
 
 def _double_plays(
@@ -443,16 +448,15 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return d1, d2
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
     occ = _occupied(b)
     if d1 == d2:
-        found = None
         if not occ >> BAR and _outside(b) >= 4:
             found = _fast_double_plays(b, occ, blocked, blots, d1)
-        if found is None:
+        else:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
         found = None
