@@ -303,6 +303,26 @@ def _fast_single_plays(
     return dict.fromkeys(out)
 
 
+def _fast_bar_single_plays(
+    b: int, occ: int, blocked: int, blots: int, da: int, db: int
+) -> dict[tuple[int, int], None]:
+    """A non-double with exactly one checker on the bar: it enters with one number
+    (BG-8) and any checker, itself included, plays the other. No bearing off can arise:
+    the entered checker is still outside the home board. Returns {} when both numbers
+    cannot be used; the caller's general search handles that."""
+    out: list[tuple[int, int]] = []
+    for first, second in ((da, db), (db, da)):
+        t = BAR - first
+        if (blocked >> t) & 1:
+            continue
+        b1 = b + _MOVE[first][BAR]
+        h1 = blots & (1 << t)
+        move = _MOVE[second]
+        srcs = ((occ ^ (1 << BAR)) | (1 << t)) & ~(blocked << second) & _ABOVE[second]
+        out += [(b1 + move[s], h1 | (blots & (1 << (s - second)))) for s in _bits(srcs)]
+    return dict.fromkeys(out)
+
+
 def _single_plays(
     b: int, occ: int, blocked: int, blots: int, d1: int, d2: int
 ) -> dict[tuple[int, int], None]:
@@ -460,8 +480,11 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
         found = None
-        if not occ >> BAR and _outside(b) >= 2:
-            found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
+        if not occ >> BAR:
+            if _outside(b) >= 2:
+                found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
+        elif b >> 4 * BAR == 1:
+            found = _fast_bar_single_plays(b, occ, blocked, blots, d1, d2)
         if not found:
             found = _single_plays(b, occ, blocked, blots, d1, d2)
     return tuple(map(Play, zip(repeat(pos), repeat((d1, d2)), found)))
