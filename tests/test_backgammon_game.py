@@ -121,6 +121,7 @@ def test_bg10_single_gammon_backgammon(theirs: dict[int, int], kind: str, points
     g = g.apply("roll").apply("move:2/off 1/off")
     assert g.is_over and g.to_move is None and g.legal_actions() == []
     assert g.result == bg.Result(0, kind, "bearoff", 1, points)
+    assert g.view(0)["board"]["off"][0] == 15 and g.view(1)["board"]["off"][1] == 15
 
 
 def test_bg10_result_is_multiplied_by_the_cube() -> None:

@@ -274,12 +274,12 @@ class Game:
         elif verb == "move" and self.phase == MOVE:
             assert self.dice is not None
             play = find_play(self.pos, self.dice, arg)
-            g.pos = play.after
+            g.pos = play.after  # seen from the opponent's side, as g.turn says next
+            g.turn = 1 - self.turn
             g.dice = None
             if g.pos.theirs & 15 == 15:  # the mover (now not on roll) bore off all 15
                 g._finish(self.turn, _win_level(g.pos), "bearoff")
-            else:  # play.after is already seen from the opponent's side
-                g.turn = 1 - self.turn
+            else:
                 g._plays = []
                 g.phase = ROLL
             action = f"move:{play}"
