@@ -55,13 +55,13 @@ def _occupied(b: int) -> int:
     return int(f"{x:x}", 2) & ~1
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)
 def _opponent_masks(theirs: int) -> tuple[int, int]:
     """(blocked, blots) as bit masks over the roller's points 1..24.
 
     Their slot q is the roller's point 25 - q, so the per-slot digits are read reversed.
-    Memoised because the opponent's side does not change during a turn and repeats
-    between turns (it only changes when they move or are hit).
+    Memoised (a few entries) because one turn asks for it several times: listing the
+    plays, reading notation, writing notation.
     """
     two_plus = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _ONES
     one = theirs & _ONES & ~two_plus
@@ -468,7 +468,10 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return d1, d2
 
 
-@lru_cache(maxsize=256)
+# Small on purpose: a Game lists the plays and then applies one, so only the last few
+# rolls are asked again; a large cache of live plays made the garbage collector's
+# passes cost more than the cache saved (measured with bench/backgammon.py).
+@lru_cache(maxsize=16)
 def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
@@ -506,7 +509,7 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
     return list(_plays_cached(pos, d1, d2))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=32)
 def _move_paths(
     pos: Position, d1: int, d2: int
 ) -> dict[tuple[int, int], tuple[tuple[int, int, bool], ...]]:
