@@ -4,8 +4,8 @@ Representation (chosen for speed, see bench/backgammon.py): one side's checkers 
 single int holding 26 four-bit counters. Slot 0 is "borne off", slots 1..24 are the
 points numbered from that side's own point of view (it moves from 24 towards 1), slot 25
 is the bar. Moving a checker from slot s to slot t is ``b - (1 << 4*s) + (1 << 4*t)``:
-one big-int operation, hashable as is, so a whole turn's search dedupes plays by the
-resulting (int, hit-mask) pair without building lists.
+one big-int operation; a whole turn's search dedupes plays by one int key,
+``(b << 25) | hits``, without building lists or tuples.
 
 A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
 the roller's point 25 - p.
@@ -243,6 +243,11 @@ def _steps(
 _MOVE: tuple[tuple[int, ...], ...] = tuple(
     tuple((1 << 4 * (s - d)) - (1 << 4 * s) if s > d else 0 for s in range(26)) for d in range(7)
 )
+# A play's result key is one int, (b << 25) | hits: ints are not tracked by the garbage
+# collector, and tuples made by the thousand were (see bench/backgammon.py).
+_K = 25
+_HITS = (1 << _K) - 1
+_MOVE_K: tuple[tuple[int, ...], ...] = tuple(tuple(m << _K for m in row) for row in _MOVE)
 # _ABOVE[d]: mask of slots whose checker moved d does not reach the off slot.
 _ABOVE: tuple[int, ...] = tuple(~((2 << d) - 1) & ((1 << 26) - 1) for d in range(7))
 _OUT_NIBBLES = (1 << 72) - 1  # slots 7..24 once shifted down by 7 slots
@@ -271,7 +276,7 @@ def _bits(mask: int) -> tuple[int, ...]:
 
 def _fast_single_plays(
     b: int, occ: int, blocked: int, blots: int, da: int, db: int
-) -> dict[tuple[int, int], None]:
+) -> dict[int, None]:
     """The common case of a non-double: nothing on the bar and at least two checkers
     outside the home board, so neither entering nor bearing off can arise this turn.
 
@@ -280,63 +285,64 @@ def _fast_single_plays(
     db), plus one checker moving db and then da. Returns {} when both dice cannot be
     used together; the caller's general search handles that.
     """
-    move_a, move_b = _MOVE[da], _MOVE[db]
+    move_a, move_b = _MOVE_K[da], _MOVE_K[db]
+    bk = b << _K
     src_b = occ & ~(blocked << db) & _ABOVE[db]
-    # The second die's moves from the starting board: (source, change to b, hit bit).
+    # The second die's moves from the starting board: (source, change to key, hit bit).
     seconds = [(s2, move_b[s2], blots & (1 << (s2 - db))) for s2 in _bits(src_b)]
-    out: list[tuple[int, int]] = []
+    out: list[int] = []
     for s in _bits(occ & ~(blocked << da) & _ABOVE[da]):
         t = s - da
-        b1 = b + move_a[s]
+        k1 = bk + move_a[s]
         h1 = blots & (1 << t)
         if (b >> 4 * s) & 15 == 1:  # s is left empty: no second move from it
-            out += [(b1 + mv, h1 | hb) for s2, mv, hb in seconds if s2 != s]
+            out += [k1 + mv + (h1 | hb) for s2, mv, hb in seconds if s2 != s]
         else:
-            out += [(b1 + mv, h1 | hb) for _s2, mv, hb in seconds]
+            out += [k1 + mv + (h1 | hb) for _s2, mv, hb in seconds]
         if t > db and not (src_b >> t) & 1 and not (blocked >> (t - db)) & 1:
-            out.append((b1 + move_b[t], h1 | (blots & (1 << (t - db)))))  # on it goes
+            out.append(k1 + move_b[t] + (h1 | (blots & (1 << (t - db)))))  # on it goes
     for s in _bits(src_b):  # one checker: db first, then da
         t = s - db
         t2 = t - da
         if t2 >= 1 and not (blocked >> t2) & 1:
-            out.append((b + move_b[s] + move_a[t], blots & ((1 << t) | (1 << t2))))
+            out.append(bk + move_b[s] + move_a[t] + (blots & ((1 << t) | (1 << t2))))
     return dict.fromkeys(out)
 
 
 def _fast_bar_single_plays(
     b: int, occ: int, blocked: int, blots: int, da: int, db: int
-) -> dict[tuple[int, int], None]:
+) -> dict[int, None]:
     """A non-double with exactly one checker on the bar: it enters with one number
     (BG-8) and any checker, itself included, plays the other. No bearing off can arise:
     the entered checker is still outside the home board. Returns {} when both numbers
     cannot be used; the caller's general search handles that."""
-    out: list[tuple[int, int]] = []
+    out: list[int] = []
     for first, second in ((da, db), (db, da)):
         t = BAR - first
         if (blocked >> t) & 1:
             continue
-        b1 = b + _MOVE[first][BAR]
+        k1 = (b << _K) + _MOVE_K[first][BAR]
         h1 = blots & (1 << t)
-        move = _MOVE[second]
+        move = _MOVE_K[second]
         srcs = ((occ ^ (1 << BAR)) | (1 << t)) & ~(blocked << second) & _ABOVE[second]
-        out += [(b1 + move[s], h1 | (blots & (1 << (s - second)))) for s in _bits(srcs)]
+        out += [k1 + move[s] + (h1 | (blots & (1 << (s - second)))) for s in _bits(srcs)]
     return dict.fromkeys(out)
 
 
 def _single_plays(
     b: int, occ: int, blocked: int, blots: int, d1: int, d2: int
-) -> dict[tuple[int, int], None]:
-    """Resulting (b, hits) of every legal play of a non-double roll (BG-6)."""
-    full: dict[tuple[int, int], None] = {}
-    one: dict[int, dict[tuple[int, int], None]] = {d1: {}, d2: {}}
+) -> dict[int, None]:
+    """Result keys of every legal play of a non-double roll (BG-6)."""
+    full: dict[int, None] = {}
+    one: dict[int, dict[int, None]] = {d1: {}, d2: {}}
     for da, db in ((d1, d2), (d2, d1)):
         for _s, _t, b1, o1, h1 in _steps(b, occ, 0, da, blocked, blots):
             seconds = _steps(b1, o1, h1, db, blocked, blots)
             if seconds:
                 for _s2, _t2, b2, _o2, h2 in seconds:
-                    full[(b2, h2)] = None
+                    full[(b2 << _K) | h2] = None
             elif not full:
-                one[da][(b1, h1)] = None
+                one[da][(b1 << _K) | h1] = None
     if full:
         return full
     # BG-6: only one number can be played: the higher if it can be, else the lower.
@@ -346,12 +352,12 @@ def _single_plays(
 
 def _fast_double_plays(
     b: int, occ: int, blocked: int, blots: int, d: int
-) -> dict[tuple[int, int], None]:
+) -> dict[int, None]:
     """A double with nothing on the bar and at least four checkers outside the home
     board: no entering and no bearing off can arise, so a move is legal exactly when its
     source is occupied and its landing point not made by the opponent. Moves are taken
     with non-increasing sources, as in _double_plays; the fourth move only needs the
-    resulting (b, hits), so it is built in one comprehension."""
+    result key, so it is built in one comprehension."""
     move = _MOVE[d]
     open_src = ~(blocked << d) & _ABOVE[d]
     frontier = {(b, occ, 0, BAR)}
@@ -366,29 +372,30 @@ def _fast_double_plays(
                     no ^= 1 << s
                 nxt.add((nb, no, ch | (blots & (1 << t)), s))
         if not nxt:  # fewer than four moves possible: the last level reached is it
-            return {} if _depth == 0 else {(cb, ch): None for cb, _co, ch, _ms in frontier}
+            return {} if _depth == 0 else {(cb << _K) | ch: None for cb, _co, ch, _ms in frontier}
         frontier = nxt
+    move_k = _MOVE_K[d]
     last = [
-        (cb + move[s], ch | (blots & (1 << (s - d))))
+        (cb << _K) + move_k[s] + (ch | (blots & (1 << (s - d))))
         for cb, co, ch, ms in frontier
         for s in _bits(co & open_src & ((2 << ms) - 1))
     ]
     if not last:
-        return {(cb, ch): None for cb, _co, ch, _ms in frontier}
+        return {(cb << _K) | ch: None for cb, _co, ch, _ms in frontier}
     return dict.fromkeys(last)
 
 
 def _double_plays(
     b: int, occ: int, blocked: int, blots: int, d: int
-) -> dict[tuple[int, int], None]:
-    """Resulting (b, hits) of every legal play of a double: as many moves as possible.
+) -> dict[int, None]:
+    """Result keys of every legal play of a double: as many moves as possible.
 
     Moves are generated with non-increasing source points, so each multiset of moves is
     tried once (a later move from a lower point never enables or blocks an earlier move
     from a higher one: it changes only points below its source and the opponent's bar).
     """
     best = 0
-    found: dict[tuple[int, int], None] = {}
+    found: dict[int, None] = {}
     frontier: list[tuple[int, int, int, int]] = [(b, occ, 0, BAR)]
     for depth in range(1, 5):
         nxt = []
@@ -405,7 +412,7 @@ def _double_plays(
         frontier = nxt
     if best:
         for cb, _co, ch, _ms in frontier:
-            found[(cb, ch)] = None
+            found[(cb << _K) | ch] = None
     return found
 
 
@@ -423,8 +430,8 @@ def _result(pos: Position, b: int, hits: int) -> Position:
 class Play(tuple):
     """One legal full play: a start position, the dice, and where it leads.
 
-    A plain tuple (start, dice, (b, hits)), where (b, hits) is the search's own result
-    key, so that a turn's dozens of plays are built by ``map`` in C without a Python
+    A plain tuple (start, dice, key), where key = (b << 25) | hits is the search's own
+    result key, so that a turn's dozens of plays are built by ``map`` in C without a Python
     call each. Within one ``legal_plays`` answer plays are distinct by resulting
     position. ``str(play)`` is standard notation, worked out on demand.
     """
@@ -442,8 +449,8 @@ class Play(tuple):
     @property
     def after(self) -> Position:
         """The resulting position, opponent on roll."""
-        b, hits = self[2]
-        return _result(self[0], b, hits)
+        key = self[2]
+        return _result(self[0], key >> _K, key & _HITS)
 
     def moves(self) -> list[tuple[int, int, bool]]:
         """One sequence of single-die moves (from, to, hit) that makes this play; points
@@ -512,12 +519,12 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
 @lru_cache(maxsize=32)
 def _move_paths(
     pos: Position, d1: int, d2: int
-) -> dict[tuple[int, int], tuple[tuple[int, int, bool], ...]]:
-    """For every (b, hits) reachable with this roll, the first single-die move sequence
+) -> dict[int, tuple[tuple[int, int, bool], ...]]:
+    """For every result key reachable with this roll, the first single-die move sequence
     that reaches it, in a fixed search order: the higher die first, lower source points
     first. One search serves the notation of every play of the roll."""
     blocked, blots = _opponent_masks(pos.theirs)
-    first: dict[tuple[int, int], tuple[tuple[int, int, bool], ...]] = {}
+    first: dict[int, tuple[tuple[int, int, bool], ...]] = {}
 
     def search(
         cb: int, co: int, ch: int, order: tuple[int, ...], path: tuple, seen: set
@@ -530,7 +537,7 @@ def _move_paths(
                 continue
             seen.add((nb, nh, depth))
             step = (*path, (s, t, bool(((nh ^ ch) >> t) & 1) if t else False))
-            first.setdefault((nb, nh), step)
+            first.setdefault((nb << _K) | nh, step)
             search(nb, no, nh, order, step, seen)
 
     for order in [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]:
@@ -624,8 +631,8 @@ def parse_notation(text: str) -> list[tuple[int, int, bool]]:
 
 def _realize(
     pos: Position, dice: tuple[int, int], segments: list[tuple[int, int, bool]]
-) -> set[tuple[int, int]]:
-    """Every (b, hits) that the written segments can mean with these dice.
+) -> set[int]:
+    """Every result key that the written segments can mean with these dice.
 
     The segments' single steps may interleave: in "bar/15(2)" with 5-5 both checkers
     enter before either moves on, and in "8/off 7/off" with 4-4 both reach home before
@@ -633,11 +640,11 @@ def _realize(
     """
     blocked, blots = _opponent_masks(pos.theirs)
     d1, d2 = dice
-    results: set[tuple[int, int]] = set()
+    results: set[int] = set()
 
     def walk(cb: int, co: int, ch: int, pool: tuple[int, ...], todo: tuple) -> None:
         if not todo:
-            results.add((cb, ch))
+            results.add((cb << _K) | ch)
             return
         for i, (here, goal) in enumerate(todo):
             if (here, goal) in todo[:i]:
@@ -683,7 +690,7 @@ def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
         for _a, c, star in segments:
             if star:
                 starred |= 1 << c
-        legal = [key for key in legal if key[1] == starred]
+        legal = [key for key in legal if key & _HITS == starred]
         if len(legal) != 1:
             raise IllegalMove(
                 f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: write the intermediate "
