@@ -46,6 +46,7 @@ test: install-test messages lint
 bench: install-test
 	$(PY) bench/engine.py
 	$(PY) bench/lighthouse.py
+	$(PY) bench/backgammon.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis bench/results

@@ -1,0 +1,171 @@
+"""Backgammon engine benchmark (issue #3), against outside engines in the same run.
+
+1. Random complete games per second: our engine (legal_plays + a uniformly random play +
+   apply, each turn) against OpenSpiel's C++ ``backgammon`` driven from Python the
+   same way (legal_actions + random choice + apply_action; chance nodes sampled with
+   the same ``random.Random``). Goal: ratio >= 1.0.
+2. legal_plays calls per second on positions from random games against GNU
+   Backgammon's ``findbestmoves`` at 0-ply on the same (position, roll) pairs (it
+   lists and scores every legal move). Goal: ratio >= 0.1.
+
+Times are this process's CPU time (OpenSpiel and gnubg run in-process), and the engines
+run in alternating short rounds, so that other load on the machine touches both alike.
+Our engine's caches are emptied before every round.
+
+    .venv/bin/python bench/backgammon.py [--seconds 20]
+
+Prints the figures and writes them to bench/results/backgammon.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import time
+from pathlib import Path
+
+import gnubg
+import pyspiel
+
+from game.engine import backgammon as bg
+from game.engine.backgammon import position as bg_position
+
+RESULTS = Path(__file__).resolve().parent / "results" / "backgammon.json"
+
+
+def clear_caches() -> None:
+    bg_position._plays_cached.cache_clear()
+    bg_position._opponent_masks.cache_clear()
+    bg_position._move_paths.cache_clear()
+
+
+def our_game(rng: random.Random) -> int:
+    """One random game; returns the number of turns."""
+    p = bg.Position.start()
+    turns = 0
+    while True:
+        turns += 1
+        plays = bg.legal_plays(p, (rng.randint(1, 6), rng.randint(1, 6)))
+        if not plays:
+            p = p.swapped()
+            continue
+        p = rng.choice(plays).after
+        if p.off()[1] == 15:
+            return turns
+
+
+_OS_GAME = pyspiel.load_game("backgammon")
+
+
+def openspiel_game(rng: random.Random) -> int:
+    s = _OS_GAME.new_initial_state()
+    turns = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            turns += 1
+            s.apply_action(rng.choice(s.chance_outcomes())[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    return turns
+
+
+def games_per_second(play, seconds: float, seed: int) -> tuple[int, float, int]:  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    clear_caches()
+    n = turns = 0
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        turns += play(rng)
+        n += 1
+    return n, elapsed, turns
+
+
+def sample_positions(count: int, seed: int) -> list[tuple[bg.Position, tuple[int, int]]]:
+    rng = random.Random(seed)
+    out: list[tuple[bg.Position, tuple[int, int]]] = []
+    while len(out) < count:
+        p = bg.Position.start()
+        while len(out) < count:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            out.append((p, dice))
+            plays = bg.legal_plays(p, dice)
+            if not plays:
+                p = p.swapped()
+                continue
+            p = rng.choice(plays).after
+            if p.off()[1] == 15:
+                break
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=20.0, help="time per engine per part")
+    ap.add_argument("--positions", type=int, default=3000)
+    args = ap.parse_args()
+    rounds = 5
+    per_round = args.seconds / rounds
+
+    # 1. random complete games
+    tot = {"ours": [0, 0.0, 0], "openspiel": [0, 0.0, 0]}
+    for r in range(rounds):
+        for name, fn in (("ours", our_game), ("openspiel", openspiel_game)):
+            n, el, turns = games_per_second(fn, per_round, seed=r)
+            tot[name][0] += n
+            tot[name][1] += el
+            tot[name][2] += turns
+    ours_gps = tot["ours"][0] / tot["ours"][1]
+    os_gps = tot["openspiel"][0] / tot["openspiel"][1]
+
+    # 2. legal_plays against gnubg findbestmoves (0-ply)
+    sample = sample_positions(args.positions, seed=99)
+    boards = [(p.board(), d) for p, d in sample]
+    ec, ci = gnubg.evalcontext(0, 0, 1, 0, 0.0), gnubg.cubeinfo()
+    ours_t = gnu_t = 0.0
+    ours_calls = gnu_calls = 0
+    for _ in range(rounds):
+        clear_caches()
+        t = time.process_time()
+        for p, d in sample:
+            bg.legal_plays(p, d)
+        ours_t += time.process_time() - t
+        ours_calls += len(sample)
+        t = time.process_time()
+        for b, d in boards:
+            gnubg.findbestmoves(b, ci, ec, d)
+        gnu_t += time.process_time() - t
+        gnu_calls += len(boards)
+    ours_cps = ours_calls / ours_t
+    gnu_cps = gnu_calls / gnu_t
+
+    results = {
+        "random_games_per_second": {
+            "ours": round(ours_gps, 1),
+            "openspiel": round(os_gps, 1),
+            "ratio": round(ours_gps / os_gps, 3),
+            "goal_ratio": 1.0,
+            "turns_per_game": {
+                "ours": round(tot["ours"][2] / max(1, tot["ours"][0]), 1),
+                "openspiel": round(tot["openspiel"][2] / max(1, tot["openspiel"][0]), 1),
+            },
+        },
+        "legal_plays_per_second": {
+            "ours": round(ours_cps),
+            "gnubg_findbestmoves_0ply": round(gnu_cps),
+            "ratio": round(ours_cps / gnu_cps, 3),
+            "goal_ratio": 0.1,
+            "positions": len(sample),
+        },
+        "seconds_per_engine_per_part": args.seconds,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
