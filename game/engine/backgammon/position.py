@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import pairwise, repeat
 
@@ -41,32 +41,40 @@ def _unpack(b: int) -> list[int]:
     return [(b >> (4 * s)) & 15 for s in range(_ALL_SLOTS)]
 
 
-_ONES = sum(1 << (4 * s) for s in range(_ALL_SLOTS))  # the low bit of every slot
 _POINTS = ((1 << 25) - 1) & ~1  # bits 1..24
 
 
+def _flag_table(flag: Callable[[int], int]) -> bytes:
+    """For each byte of a packed side (slot 2j in the low nibble, 2j+1 in the high one):
+    a byte whose hex digits are flag(slot 2j) then flag(slot 2j+1), each 0 or 1."""
+    return bytes((flag(c & 15) << 4) | flag(c >> 4) for c in range(256))
+
+
+_TWO_PLUS = _flag_table(lambda n: int(n >= 2))
+_ONE = _flag_table(lambda n: int(n == 1))
+
+
+# Big-endian bytes hold slots 25,24 | 23,22 | ... | 1,0 (high nibble first): read as
+# hex digits after this table, they are the occupied flags, highest slot first.
+_NONZERO_BE = bytes((int(c >> 4 > 0) << 4) | int(c & 15 > 0) for c in range(256))
+
+
 def _occupied(b: int) -> int:
-    """Bit s set when slot s (1..25) holds a checker; the off slot is left out.
-
-    Every non-empty slot is folded onto its low bit, so the hex digits of the result are
-    0 or 1, one per slot, highest slot first: read as binary they are the mask itself.
-    """
-    x = (b | b >> 1 | b >> 2 | b >> 3) & _ONES
-    return int(f"{x:x}", 2) & ~1
+    """Bit s set when slot s (1..25) holds a checker; the off slot is left out."""
+    return int(b.to_bytes(13, "big").translate(_NONZERO_BE).hex(), 2) & ~1
 
 
-@lru_cache(maxsize=64)
 def _opponent_masks(theirs: int) -> tuple[int, int]:
     """(blocked, blots) as bit masks over the roller's points 1..24.
 
-    Their slot q is the roller's point 25 - q, so the per-slot digits are read reversed.
-    Memoised (a few entries) because one turn asks for it several times: listing the
-    plays, reading notation, writing notation.
+    Their slot q is the roller's point 25 - q. The side's bytes are mapped through a
+    table in C (bytes.translate) to one hex digit 0/1 per slot, lowest slot first; read as
+    binary, the first digit is the highest bit, so slot q lands on bit 25 - q: the
+    reversal comes free. About twice as fast as shifting and masking the int.
     """
-    two_plus = (theirs >> 1 | theirs >> 2 | theirs >> 3) & _ONES
-    one = theirs & _ONES & ~two_plus
-    blocked = int(f"{two_plus:026x}"[::-1], 2) & _POINTS
-    blots = int(f"{one:026x}"[::-1], 2) & _POINTS
+    raw = theirs.to_bytes(13, "little")
+    blocked = int(raw.translate(_TWO_PLUS).hex(), 2) & _POINTS
+    blots = int(raw.translate(_ONE).hex(), 2) & _POINTS
     return blocked, blots
 
 
