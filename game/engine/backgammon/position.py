@@ -483,11 +483,7 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return d1, d2
 
 
-# Small on purpose: a Game lists the plays and then applies one, so only the last few
-# rolls are asked again; a large cache of live plays made the garbage collector's
-# passes cost more than the cache saved (measured with bench/backgammon.py).
-@lru_cache(maxsize=16)
-def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
+def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
     occ = _occupied(b)
@@ -509,19 +505,37 @@ def _plays_cached(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
 
 
 _ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+# The last listing: a Game lists the plays when the dice fall, then finds the chosen one
+# among the same listing. One entry compared by hand costs less than an lru_cache, whose
+# key hashes the Position in Python and whose links the garbage collector walks; a
+# larger cache was measured to lose (bench/backgammon.py). Replaced in one assignment,
+# so a reader in another thread sees an old or a new entry, never a torn one.
+_NO_POSITION = Position(0, 0)
+_last: tuple[Position, tuple[int, int] | None, tuple[Play, ...]] = (_NO_POSITION, None, ())
+
+
+def clear_caches() -> None:
+    """Forget the last listing and the notation searches (for benchmarks and tests)."""
+    global _last
+    _last = (_NO_POSITION, None, ())
+    _move_paths.cache_clear()
 
 
 def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
     """Every legal full play for the player on roll (BG-3..BG-9), one per resulting
     position; [] when the roll cannot be played at all (BG-8 closed board, BG-6)."""
+    global _last
     try:
         got = _ROLLS.get(dice) if type(dice) is tuple else None
     except TypeError:  # unhashable parts
         got = None
     if got is None or type(dice[0]) is not int or type(dice[1]) is not int:
-        got = tuple(sorted(_check_dice(dice), reverse=True))  # raises saying what is wrong
-    d1, d2 = got
-    return list(_plays_cached(pos, d1, d2))
+        got = _ROLLS[_check_dice(dice)]  # raises saying what is wrong
+    last_pos, last_roll, plays = _last
+    if last_roll is not got or last_pos.mine != pos.mine or last_pos.theirs != pos.theirs:
+        plays = _plays(pos, *got)
+        _last = (pos, got, plays)
+    return list(plays)
 
 
 @lru_cache(maxsize=32)
