@@ -282,39 +282,63 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _LOW_BITS[mask & 8191] + _HIGH_BITS[mask >> 13]
 
 
+# Big-endian bytes, as for _occupied: the flags of slots holding exactly one checker.
+_LONE_BE = bytes((int(c >> 4 == 1) << 4) | int(c & 15 == 1) for c in range(256))
+
+
 def _fast_single_plays(
     b: int, occ: int, blocked: int, blots: int, da: int, db: int
-) -> dict[int, None]:
+) -> set[int]:
     """The common case of a non-double: nothing on the bar and at least two checkers
     outside the home board, so neither entering nor bearing off can arise this turn.
 
     Then landing rules depend only on the fixed opponent masks, so two different
-    checkers' moves commute: every play is (a checker moves da, then any checker moves
-    db), plus one checker moving db and then da. Returns {} when both dice cannot be
-    used together; the caller's general search handles that.
+    checkers' moves commute and every play is "the checker on x moves da, the one on y
+    moves db". Plays come back as small codes ``x << 5 | y`` (see _compact_key), not
+    result keys: small ints cost far less to make and hash than 130-bit ones, and only
+    the play chosen needs its board. One checker moving both numbers is the code
+    (x, x - da) (on through x - da) or (x - db, x) (through x - db): the sums come out
+    the same whether the point passed was empty or held a checker of its own. Returns
+    an empty set when both numbers cannot be used together; the caller's general search
+    handles that.
     """
-    move_a, move_b = _MOVE_K[da], _MOVE_K[db]
-    bk = b << _K
-    src_b = occ & ~(blocked << db) & _ABOVE[db]
-    # The second die's moves from the starting board: (source, change to key, hit bit).
-    seconds = [(s2, move_b[s2], blots & (1 << (s2 - db))) for s2 in _bits(src_b)]
-    out: list[int] = []
-    for s in _bits(occ & ~(blocked << da) & _ABOVE[da]):
-        t = s - da
-        k1 = bk + move_a[s]
-        h1 = blots & (1 << t)
-        if (b >> 4 * s) & 15 == 1:  # s is left empty: no second move from it
-            out += [k1 + mv + (h1 | hb) for s2, mv, hb in seconds if s2 != s]
-        else:
-            out += [k1 + mv + (h1 | hb) for _s2, mv, hb in seconds]
-        if t > db and not (src_b >> t) & 1 and not (blocked >> (t - db)) & 1:
-            out.append(k1 + move_b[t] + (h1 | (blots & (1 << (t - db)))))  # on it goes
-    for s in _bits(src_b):  # one checker: db first, then da
-        t = s - db
-        t2 = t - da
-        if t2 >= 1 and not (blocked >> t2) & 1:
-            out.append(bk + move_b[s] + move_a[t] + (blots & ((1 << t) | (1 << t2))))
-    return dict.fromkeys(out)
+    open_a = ~(blocked << da) & _ABOVE[da]  # points a checker may move da from
+    open_b = ~(blocked << db) & _ABOVE[db]
+    src_a = occ & open_a
+    src_b = occ & open_b
+    sb = _bits(src_b)
+    codes = {x << 5 | y for x in _bits(src_a) for y in sb}
+    free = ~occ
+    chains = src_a & ((free & open_b) << da)  # on through an empty point (or a blot)
+    if chains:
+        codes.update([x << 5 | (x - da) for x in _bits(chains)])
+    chains = src_b & ((free & open_a) << db)
+    if chains:
+        codes.update([(x - db) << 5 | x for x in _bits(chains)])
+    both = src_a & src_b
+    if both:
+        lone = both & int(b.to_bytes(13, "big").translate(_LONE_BE).hex(), 2)
+        for x in _bits(lone):  # one checker cannot leave its point twice
+            codes.discard(x << 5 | x)
+        # x -> x-da -> x-da-db and x -> x-db -> x-da-db give one position unless a
+        # blot is hit on the way.
+        dual = both & (open_b << da) & (open_a << db) & ~(blots << da) & ~(blots << db)
+        for x in _bits(dual):
+            codes.discard((x - db) << 5 | x)
+    return codes
+
+
+def _compact_key(pos: Position, d1: int, d2: int, code: int) -> int:
+    """The result key of a _fast_single_plays code (x, y) for pos with dice (d1, d2)."""
+    x = code >> 5
+    y = code & 31
+    t1 = x - d1
+    t2 = y - d2
+    theirs = pos.theirs
+    hits = 1 << t1 if (theirs >> 4 * (BAR - t1)) & 15 == 1 else 0
+    if (theirs >> 4 * (BAR - t2)) & 15 == 1:
+        hits |= 1 << t2
+    return (pos.mine << _K) + _MOVE_K[d1][x] + _MOVE_K[d2][y] + hits
 
 
 def _fast_bar_single_plays(
@@ -439,9 +463,11 @@ class Play(tuple):
     """One legal full play: a start position, the dice, and where it leads.
 
     A plain tuple (start, dice, key), where key = (b << 25) | hits is the search's own
-    result key, so that a turn's dozens of plays are built by ``map`` in C without a Python
-    call each. Within one ``legal_plays`` answer plays are distinct by resulting
-    position. ``str(play)`` is standard notation, worked out on demand.
+    result key, or, below 1 << 25, a compact code of _fast_single_plays that ``.key``
+    turns into one; so that a turn's dozens of plays are built by ``map`` in C without a
+    Python call each, and the board is worked out only for the play chosen. Within one
+    ``legal_plays`` answer plays are distinct by resulting position. ``str(play)`` is
+    standard notation, worked out on demand.
     """
 
     __slots__ = ()
@@ -455,16 +481,24 @@ class Play(tuple):
         return self[1]
 
     @property
+    def key(self) -> int:
+        """The search's result key, (b << 25) | hits."""
+        code = self[2]
+        if code >> _K:
+            return code
+        return _compact_key(self[0], *self[1], code)  # a code from _fast_single_plays
+
+    @property
     def after(self) -> Position:
         """The resulting position, opponent on roll."""
-        key = self[2]
+        key = self.key
         return _result(self[0], key >> _K, key & _HITS)
 
     def moves(self) -> list[tuple[int, int, bool]]:
         """One sequence of single-die moves (from, to, hit) that makes this play; points
         are the mover's, 25 = bar, 0 = off."""
         d1, d2 = self[1]
-        return list(_move_paths(self[0], d1, d2)[self[2]])
+        return list(_move_paths(self[0], d1, d2)[self.key])
 
     def __str__(self) -> str:
         return format_moves(self.moves())
@@ -493,7 +527,7 @@ def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
         else:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
-        found = None
+        found: Iterable[int] | None = None
         if not occ >> BAR:
             if _outside(b) >= 2:
                 found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
@@ -691,7 +725,7 @@ def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
     plays = legal_plays(pos, dice)
     if not plays:
         raise IllegalMove(f"no legal play with {dice[0]}-{dice[1]}: the turn passes")
-    by_result = {p[2]: p for p in plays}
+    by_result = {p.key: p for p in plays}
     realized = _realize(pos, dice, segments)
     if not realized:
         raise IllegalMove(
