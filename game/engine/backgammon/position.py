@@ -329,16 +329,29 @@ def _fast_single_plays(
 
 
 def _compact_key(pos: Position, d1: int, d2: int, code: int) -> int:
-    """The result key of a _fast_single_plays code (x, y) for pos with dice (d1, d2)."""
-    x = code >> 5
-    y = code & 31
-    t1 = x - d1
-    t2 = y - d2
+    """The result key of a small code from _fast_single_plays, (x, y): the checker on x
+    moves d1, the one on y moves d2; or from _fast_double_plays: 5-bit sources, each
+    moving d1."""
     theirs = pos.theirs
-    hits = 1 << t1 if (theirs >> 4 * (BAR - t1)) & 15 == 1 else 0
-    if (theirs >> 4 * (BAR - t2)) & 15 == 1:
-        hits |= 1 << t2
-    return (pos.mine << _K) + _MOVE_K[d1][x] + _MOVE_K[d2][y] + hits
+    key = pos.mine << _K
+    hits = 0
+    if d1 != d2:
+        x = code >> 5
+        y = code & 31
+        key += _MOVE_K[d1][x] + _MOVE_K[d2][y]
+        landings: tuple[int, ...] = (x - d1, y - d2)
+    else:
+        move = _MOVE_K[d1]
+        landings = ()
+        while code:
+            s = code & 31
+            code >>= 5
+            key += move[s]
+            landings += (s - d1,)
+    for t in landings:  # BG-7: every landing on a blot hits it
+        if (theirs >> 4 * (BAR - t)) & 15 == 1:
+            hits |= 1 << t
+    return key + hits
 
 
 def _fast_bar_single_plays(
@@ -382,39 +395,52 @@ def _single_plays(
     return one[hi] or one[lo]
 
 
-def _fast_double_plays(
-    b: int, occ: int, blocked: int, blots: int, d: int
-) -> dict[int, None]:
+# bytes.translate table from a hex digit's ASCII code to its value.
+_HEX_VALUE = bytes(int(chr(c), 16) if chr(c) in "0123456789abcdef" else 0 for c in range(256))
+
+
+def _fast_double_plays(b: int, occ: int, blocked: int, d: int) -> list[int]:
     """A double with nothing on the bar and at least four checkers outside the home
     board: no entering and no bearing off can arise, so a move is legal exactly when its
-    source is occupied and its landing point not made by the opponent. Moves are taken
-    with non-increasing sources, as in _double_plays; the fourth move only needs the
-    result key, so it is built in one comprehension."""
-    move = _MOVE[d]
+    source holds a checker and its landing point is not made by the opponent.
+
+    Moves are taken with non-increasing sources, as in _double_plays, and a play comes
+    back as the small code of its sources, 5 bits each, the last move lowest (see
+    _compact_key). Each multiset of sources is tried once and gives its own position (a
+    source's count of moves follows from the board, highest point down), so nothing is
+    deduplicated, and search nodes hold only small ints:
+    (code, landed mask, arrivals with 2 bits per point, checkers left on the last
+    source, last source).
+    """
+    count = (b"%026x" % b).translate(_HEX_VALUE)[::-1]  # count[s]: checkers on slot s
     open_src = ~(blocked << d) & _ABOVE[d]
-    frontier = {(b, occ, 0, BAR)}
+    frontier = [(0, 0, 0, 0, BAR + 1)]
     for _depth in range(3):
-        nxt = set()
-        for cb, co, ch, ms in frontier:
-            for s in _bits(co & open_src & ((2 << ms) - 1)):
+        nxt = []
+        for code, landed, arr, left, ms in frontier:
+            if left:  # the last source again
+                t = ms - d
+                nxt.append((code << 5 | ms, landed | 1 << t, arr + (1 << 2 * t), left - 1, ms))
+            for s in _bits((occ | landed) & open_src & ((1 << ms) - 1)):
                 t = s - d
-                nb = cb + move[s]
-                no = co | (1 << t)
-                if not (nb >> 4 * s) & 15:
-                    no ^= 1 << s
-                nxt.add((nb, no, ch | (blots & (1 << t)), s))
+                nxt.append(
+                    (
+                        code << 5 | s,
+                        landed | 1 << t,
+                        arr + (1 << 2 * t),
+                        count[s] + (arr >> 2 * s & 3) - 1,
+                        s,
+                    )
+                )
         if not nxt:  # fewer than four moves possible: the last level reached is it
-            return {} if _depth == 0 else {(cb << _K) | ch: None for cb, _co, ch, _ms in frontier}
+            return [node[0] for node in frontier] if _depth else []
         frontier = nxt
-    move_k = _MOVE_K[d]
     last = [
-        (cb << _K) + move_k[s] + (ch | (blots & (1 << (s - d))))
-        for cb, co, ch, ms in frontier
-        for s in _bits(co & open_src & ((2 << ms) - 1))
+        code << 5 | s
+        for code, landed, _arr, left, ms in frontier
+        for s in _bits((occ | landed) & open_src & ((2 << ms) - 1 if left else (1 << ms) - 1))
     ]
-    if not last:
-        return {(cb << _K) | ch: None for cb, _co, ch, _ms in frontier}
-    return dict.fromkeys(last)
+    return last or [node[0] for node in frontier]
 
 
 def _double_plays(
@@ -486,7 +512,7 @@ class Play(tuple):
         code = self[2]
         if code >> _K:
             return code
-        return _compact_key(self[0], *self[1], code)  # a code from _fast_single_plays
+        return _compact_key(self[0], *self[1], code)  # a code from a _fast_ search
 
     @property
     def after(self) -> Position:
@@ -523,7 +549,7 @@ def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     occ = _occupied(b)
     if d1 == d2:
         if not occ >> BAR and _outside(b) >= 4:
-            found = _fast_double_plays(b, occ, blocked, blots, d1)
+            found = _fast_double_plays(b, occ, blocked, d1)
         else:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
