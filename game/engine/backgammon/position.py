@@ -399,10 +399,11 @@ def _single_plays(
 _HEX_VALUE = bytes(int(chr(c), 16) if chr(c) in "0123456789abcdef" else 0 for c in range(256))
 
 
-def _fast_double_plays(b: int, occ: int, blocked: int, d: int) -> list[int]:
-    """A double with nothing on the bar and at least four checkers outside the home
-    board: no entering and no bearing off can arise, so a move is legal exactly when its
-    source holds a checker and its landing point is not made by the opponent.
+def _fast_double_plays(b: int, occ: int, blocked: int, d: int, on_bar: int = 0) -> list[int]:
+    """A double where, once the ``on_bar`` checkers (at most 3) have entered, bearing off
+    cannot arise (more checkers outside the home board than moves left): a move is then
+    legal exactly when its source holds a checker and its landing point is not made by
+    the opponent.
 
     Moves are taken with non-increasing sources, as in _double_plays, and a play comes
     back as the small code of its sources, 5 bits each, the last move lowest (see
@@ -414,8 +415,17 @@ def _fast_double_plays(b: int, occ: int, blocked: int, d: int) -> list[int]:
     """
     count = (b"%026x" % b).translate(_HEX_VALUE)[::-1]  # count[s]: checkers on slot s
     open_src = ~(blocked << d) & _ABOVE[d]
-    frontier = [(0, 0, 0, 0, BAR + 1)]
-    for _depth in range(3):
+    if on_bar:  # BG-8: they all enter first, or the roll cannot be played at all
+        t = BAR - d
+        if (blocked >> t) & 1:
+            return []
+        code = 0
+        for _ in range(on_bar):
+            code = code << 5 | BAR
+        frontier = [(code, 1 << t, on_bar << 2 * t, 0, BAR)]
+    else:
+        frontier = [(0, 0, 0, 0, BAR + 1)]
+    for _depth in range(on_bar, 3):
         nxt = []
         for code, landed, arr, left, ms in frontier:
             if left:  # the last source again
@@ -548,8 +558,11 @@ def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
     b = pos.mine
     occ = _occupied(b)
     if d1 == d2:
-        if not occ >> BAR and _outside(b) >= 4:
-            found = _fast_double_plays(b, occ, blocked, d1)
+        on_bar = b >> 4 * BAR
+        # Checkers outside the home board once the bar has entered (entering lands
+        # outside it) against moves left: with at least as many, no bearing off.
+        if on_bar < 4 and _outside(b) + 2 * on_bar >= 4:
+            found = _fast_double_plays(b, occ, blocked, d1, on_bar)
         else:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
