@@ -17,7 +17,7 @@ import base64
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import pairwise, repeat
+from itertools import pairwise, product, repeat
 
 CHECKERS = 15
 BAR = 25
@@ -287,69 +287,74 @@ _LONE_BE = bytes((int(c >> 4 == 1) << 4) | int(c & 15 == 1) for c in range(256))
 
 
 def _fast_single_plays(
-    b: int, occ: int, blocked: int, blots: int, da: int, db: int
-) -> set[int]:
+    ctx: tuple[Position, tuple[int, int]],
+    b: int,
+    occ: int,
+    blocked: int,
+    blots: int,
+    da: int,
+    db: int,
+) -> list[Play]:
     """The common case of a non-double: nothing on the bar and at least two checkers
     outside the home board, so neither entering nor bearing off can arise this turn.
 
     Then landing rules depend only on the fixed opponent masks, so two different
     checkers' moves commute and every play is "the checker on x moves da, the one on y
-    moves db". Plays come back as small codes ``x << 5 | y`` (see _compact_key), not
-    result keys: small ints cost far less to make and hash than 130-bit ones, and only
-    the play chosen needs its board. One checker moving both numbers is the code
-    (x, x - da) (on through x - da) or (x - db, x) (through x - db): the sums come out
-    the same whether the point passed was empty or held a checker of its own. Returns
-    an empty set when both numbers cannot be used together; the caller's general search
-    handles that.
+    moves db": the plays are made directly as Play(ctx, x, y), by itertools.product in C,
+    and the board is worked out only for the play chosen (Play.key). One checker moving
+    both numbers is (x, x - da) (on through x - da) or (x - db, x) (through x - db): the
+    sums come out the same whether the point passed was empty or held a checker of its
+    own. Returns [] when both numbers cannot be used together; the caller's general
+    search handles that.
     """
     open_a = ~(blocked << da) & _ABOVE[da]  # points a checker may move da from
     open_b = ~(blocked << db) & _ABOVE[db]
     src_a = occ & open_a
     src_b = occ & open_b
-    sb = _bits(src_b)
-    codes = {x << 5 | y for x in _bits(src_a) for y in sb}
+    plays = list(map(Play, product((ctx,), _bits(src_a), _bits(src_b))))
     free = ~occ
     chains = src_a & ((free & open_b) << da)  # on through an empty point (or a blot)
     if chains:
-        codes.update([x << 5 | (x - da) for x in _bits(chains)])
+        plays += [Play((ctx, x, x - da)) for x in _bits(chains)]
     chains = src_b & ((free & open_a) << db)
     if chains:
-        codes.update([(x - db) << 5 | x for x in _bits(chains)])
+        plays += [Play((ctx, x - db, x)) for x in _bits(chains)]
     both = src_a & src_b
     if both:
         lone = both & int(b.to_bytes(13, "big").translate(_LONE_BE).hex(), 2)
         for x in _bits(lone):  # one checker cannot leave its point twice
-            codes.discard(x << 5 | x)
+            plays.remove((ctx, x, x))
         # x -> x-da -> x-da-db and x -> x-db -> x-da-db give one position unless a
         # blot is hit on the way.
         dual = both & (open_b << da) & (open_a << db) & ~(blots << da) & ~(blots << db)
         for x in _bits(dual):
-            codes.discard((x - db) << 5 | x)
-    return codes
+            plays.remove((ctx, x - db, x))
+    return plays
 
 
-def _compact_key(pos: Position, d1: int, d2: int, code: int) -> int:
-    """The result key of a small code from _fast_single_plays, (x, y): the checker on x
-    moves d1, the one on y moves d2; or from _fast_double_plays: 5-bit sources, each
-    moving d1."""
+def _pair_key(pos: Position, d1: int, d2: int, x: int, y: int) -> int:
+    """The result key of the checker on x moving d1 and the one on y moving d2."""
+    t1 = x - d1
+    t2 = y - d2
+    theirs = pos.theirs
+    hits = 1 << t1 if (theirs >> 4 * (BAR - t1)) & 15 == 1 else 0
+    if (theirs >> 4 * (BAR - t2)) & 15 == 1:  # BG-7: every landing on a blot hits it
+        hits |= 1 << t2
+    return (pos.mine << _K) + _MOVE_K[d1][x] + _MOVE_K[d2][y] + hits
+
+
+def _compact_key(pos: Position, d: int, code: int) -> int:
+    """The result key of a _fast_double_plays code: 5-bit sources, each moving d."""
     theirs = pos.theirs
     key = pos.mine << _K
+    move = _MOVE_K[d]
     hits = 0
-    if d1 != d2:
-        x = code >> 5
-        y = code & 31
-        key += _MOVE_K[d1][x] + _MOVE_K[d2][y]
-        landings: tuple[int, ...] = (x - d1, y - d2)
-    else:
-        move = _MOVE_K[d1]
-        landings = ()
-        while code:
-            s = code & 31
-            code >>= 5
-            key += move[s]
-            landings += (s - d1,)
-    for t in landings:  # BG-7: every landing on a blot hits it
-        if (theirs >> 4 * (BAR - t)) & 15 == 1:
+    while code:
+        s = code & 31
+        code >>= 5
+        key += move[s]
+        t = s - d
+        if (theirs >> 4 * (BAR - t)) & 15 == 1:  # BG-7: every landing on a blot hits it
             hits |= 1 << t
     return key + hits
 
@@ -498,49 +503,52 @@ def _result(pos: Position, b: int, hits: int) -> Position:
 class Play(tuple):
     """One legal full play: a start position, the dice, and where it leads.
 
-    A plain tuple (start, dice, key), where key = (b << 25) | hits is the search's own
-    result key, or, below 1 << 25, a compact code of _fast_single_plays that ``.key``
-    turns into one; so that a turn's dozens of plays are built by ``map`` in C without a
-    Python call each, and the board is worked out only for the play chosen. Within one
-    ``legal_plays`` answer plays are distinct by resulting position. ``str(play)`` is
-    standard notation, worked out on demand.
+    A plain tuple, so that a turn's dozens of plays are built in C (map, product) without
+    a Python call each: ((start, dice), key) with key = (b << 25) | hits the search's own
+    result key or, below 1 << 25, a _fast_double_plays code; or ((start, dice), x, y) from
+    _fast_single_plays. ``.key`` gives the result key either way; boards are worked out
+    only for the plays asked about. Within one ``legal_plays`` answer plays are distinct
+    by resulting position. ``str(play)`` is standard notation, worked out on demand.
     """
 
     __slots__ = ()
 
     @property
     def start(self) -> Position:
-        return self[0]
+        return self[0][0]
 
     @property
     def dice(self) -> tuple[int, int]:
-        return self[1]
+        return self[0][1]
 
     @property
     def key(self) -> int:
         """The search's result key, (b << 25) | hits."""
-        code = self[2]
+        (pos, (d1, d2)), code, *pair = self
+        if pair:
+            return _pair_key(pos, d1, d2, code, pair[0])
         if code >> _K:
             return code
-        return _compact_key(self[0], *self[1], code)  # a code from a _fast_ search
+        return _compact_key(pos, d1, code)
 
     @property
     def after(self) -> Position:
         """The resulting position, opponent on roll."""
         key = self.key
-        return _result(self[0], key >> _K, key & _HITS)
+        return _result(self[0][0], key >> _K, key & _HITS)
 
     def moves(self) -> list[tuple[int, int, bool]]:
         """One sequence of single-die moves (from, to, hit) that makes this play; points
         are the mover's, 25 = bar, 0 = off."""
-        d1, d2 = self[1]
-        return list(_move_paths(self[0], d1, d2)[self.key])
+        pos, (d1, d2) = self[0]
+        return list(_move_paths(pos, d1, d2)[self.key])
 
     def __str__(self) -> str:
         return format_moves(self.moves())
 
     def __repr__(self) -> str:
-        return f"<Play {self} with {self[1][0]}-{self[1][1]}>"
+        d1, d2 = self[0][1]
+        return f"<Play {self} with {d1}-{d2}>"
 
 
 def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
@@ -553,10 +561,12 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return d1, d2
 
 
-def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
+def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
     occ = _occupied(b)
+    ctx = (pos, (d1, d2))
+    found: Iterable[int]
     if d1 == d2:
         on_bar = b >> 4 * BAR
         # Checkers outside the home board once the bar has entered (entering lands
@@ -566,15 +576,19 @@ def _plays(pos: Position, d1: int, d2: int) -> tuple[Play, ...]:
         else:
             found = _double_plays(b, occ, blocked, blots, d1)
     else:
-        found: Iterable[int] | None = None
         if not occ >> BAR:
             if _outside(b) >= 2:
-                found = _fast_single_plays(b, occ, blocked, blots, d1, d2)
+                plays = _fast_single_plays(ctx, b, occ, blocked, blots, d1, d2)
+                if plays:
+                    return plays
+            found = {}
         elif b >> 4 * BAR == 1:
             found = _fast_bar_single_plays(b, occ, blocked, blots, d1, d2)
+        else:
+            found = {}
         if not found:
             found = _single_plays(b, occ, blocked, blots, d1, d2)
-    return tuple(map(Play, zip(repeat(pos), repeat((d1, d2)), found)))
+    return list(map(Play, zip(repeat(ctx), found)))
 
 
 _ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
@@ -584,13 +598,13 @@ _ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 
 # larger cache was measured to lose (bench/backgammon.py). Replaced in one assignment,
 # so a reader in another thread sees an old or a new entry, never a torn one.
 _NO_POSITION = Position(0, 0)
-_last: tuple[Position, tuple[int, int] | None, tuple[Play, ...]] = (_NO_POSITION, None, ())
+_last: tuple[Position, tuple[int, int] | None, list[Play]] = (_NO_POSITION, None, [])
 
 
 def clear_caches() -> None:
     """Forget the last listing and the notation searches (for benchmarks and tests)."""
     global _last
-    _last = (_NO_POSITION, None, ())
+    _last = (_NO_POSITION, None, [])
     _move_paths.cache_clear()
 
 
