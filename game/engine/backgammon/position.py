@@ -360,23 +360,34 @@ def _compact_key(pos: Position, d: int, code: int) -> int:
 
 
 def _fast_bar_single_plays(
-    b: int, occ: int, blocked: int, blots: int, da: int, db: int
-) -> dict[int, None]:
+    ctx: tuple[Position, tuple[int, int]], occ: int, blocked: int, blots: int, da: int, db: int
+) -> list[Play]:
     """A non-double with exactly one checker on the bar: it enters with one number
     (BG-8) and any checker, itself included, plays the other. No bearing off can arise:
-    the entered checker is still outside the home board. Returns {} when both numbers
+    the entered checker is still outside the home board. Plays are made directly as in
+    _fast_single_plays: Play(ctx, BAR, y) enters with da and moves y by db,
+    Play(ctx, x, BAR) enters with db and moves x by da. Returns [] when both numbers
     cannot be used; the caller's general search handles that."""
-    out: list[int] = []
-    for first, second in ((da, db), (db, da)):
-        t = BAR - first
-        if (blocked >> t) & 1:
-            continue
-        k1 = (b << _K) + _MOVE_K[first][BAR]
-        h1 = blots & (1 << t)
-        move = _MOVE_K[second]
-        srcs = ((occ ^ (1 << BAR)) | (1 << t)) & ~(blocked << second) & _ABOVE[second]
-        out += [k1 + move[s] + (h1 | (blots & (1 << (s - second)))) for s in _bits(srcs)]
-    return dict.fromkeys(out)
+    board = occ ^ (1 << BAR)
+    plays: list[Play] = []
+    t_a = BAR - da
+    t_b = BAR - db
+    if not (blocked >> t_a) & 1:
+        srcs = (board | (1 << t_a)) & ~(blocked << db) & _ABOVE[db]
+        plays = list(map(Play, product((ctx,), (BAR,), _bits(srcs))))
+    if not (blocked >> t_b) & 1:
+        srcs = (board | (1 << t_b)) & ~(blocked << da) & _ABOVE[da]
+        plays += map(Play, product((ctx,), _bits(srcs), (BAR,)))
+        # bar/t_a/t and bar/t_b/t: one position unless a blot is hit on the way.
+        if (
+            (srcs >> t_b) & 1
+            and not (blocked >> t_a) & 1
+            and not (blocked >> (t_a - db)) & 1
+            and not (blots >> t_a) & 1
+            and not (blots >> t_b) & 1
+        ):
+            plays.remove((ctx, t_b, BAR))
+    return plays
 
 
 def _single_plays(
@@ -581,13 +592,11 @@ def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
                 plays = _fast_single_plays(ctx, b, occ, blocked, blots, d1, d2)
                 if plays:
                     return plays
-            found = {}
         elif b >> 4 * BAR == 1:
-            found = _fast_bar_single_plays(b, occ, blocked, blots, d1, d2)
-        else:
-            found = {}
-        if not found:
-            found = _single_plays(b, occ, blocked, blots, d1, d2)
+            plays = _fast_bar_single_plays(ctx, occ, blocked, blots, d1, d2)
+            if plays:
+                return plays
+        found = _single_plays(b, occ, blocked, blots, d1, d2)
     return list(map(Play, zip(repeat(ctx), found)))
 
 
