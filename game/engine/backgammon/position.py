@@ -535,9 +535,10 @@ class Play(tuple):
     @property
     def key(self) -> int:
         """The search's result key, (b << 25) | hits."""
-        (pos, (d1, d2)), code, *pair = self
-        if pair:
-            return _pair_key(pos, d1, d2, code, pair[0])
+        if len(self) == 3:
+            (pos, (d1, d2)), x, y = self
+            return _pair_key(pos, d1, d2, x, y)
+        (pos, (d1, _d2)), code = self
         if code >> _K:
             return code
         return _compact_key(pos, d1, code)
