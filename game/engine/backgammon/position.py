@@ -4,8 +4,11 @@ Representation (chosen for speed, see bench/backgammon.py): one side's checkers 
 single int holding 26 four-bit counters. Slot 0 is "borne off", slots 1..24 are the
 points numbered from that side's own point of view (it moves from 24 towards 1), slot 25
 is the bar. Moving a checker from slot s to slot t is ``b - (1 << 4*s) + (1 << 4*t)``:
-one big-int operation; a whole turn's search dedupes plays by one int key,
-``(b << 25) | hits``, without building lists or tuples.
+one big-int operation; the general search dedupes plays by one int key,
+``(b << 25) | hits``. Ordinary rolls (nothing to bear off this turn, at most one checker
+on the bar for a non-double, three for a double) take shortcuts that name a play by its
+moves' sources only, with small ints, and leave the board of a play to be worked out
+when it is asked for (Play.key): a random game asks for one play's board a turn.
 
 A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
 the roller's point 25 - p.
