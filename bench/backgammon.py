@@ -39,9 +39,7 @@ RESULTS = Path(__file__).resolve().parent / "results" / "backgammon.json"
 
 
 def clear_caches() -> None:
-    bg_position._plays_cached.cache_clear()
-    bg_position._opponent_masks.cache_clear()
-    bg_position._move_paths.cache_clear()
+    bg_position.clear_caches()
 
 
 DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
