@@ -49,6 +49,8 @@ def _env(tmp: Path) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         DATABASE_URL=f"sqlite:///{tmp / 'bench.sqlite3'}",
         DJANGO_SETTINGS_MODULE="baithak.settings",
+        # Plain HTTP on loopback: no TLS proxy in front, so no redirect to https.
+        SECURE_SSL_REDIRECT="false",
     )
     return env
 
