@@ -21,10 +21,10 @@ from .cards import (
     CARD_INDEX,
     CARD_STR,
     FULL_DECK,
-    RANKS,
     SUIT_MASK,
     SUIT_NAMES,
     SUITS,
+    TEN_RANK,
     TENS_MASK,
     display_order,
     mask_of,
@@ -101,6 +101,19 @@ _SUIT_TABLES: tuple[list[tuple[str, ...]], ...] = tuple(
 
 
 _BIT = tuple(1 << c for c in range(52))
+
+
+def unwind(node: Any) -> list[Any]:
+    """The entries of a persistent log of (previous, entry) pairs, oldest first.
+
+    States append to such logs in O(1) (no list is copied per action); the list is only
+    built when someone asks for it."""
+    out = []
+    while node is not None:
+        node, entry = node
+        out.append(entry)
+    out.reverse()
+    return out
 
 
 def _team(seat: int) -> int:
@@ -239,21 +252,16 @@ class Hand:
         return self.phase == CALL and self.spec.timers
 
     def completed_tricks(self) -> list[dict[str, Any]]:
-        out = []
-        node = self._tricks_log
-        while node is not None:
-            node, (leader, cards, winner) = node
-            out.append(
-                {
-                    "leader": leader,
-                    "cards": [
-                        {"seat": (leader + i) & 3, "card": CARD_STR[c]} for i, c in enumerate(cards)
-                    ],
-                    "winner": winner,
-                }
-            )
-        out.reverse()
-        return out
+        return [
+            {
+                "leader": leader,
+                "cards": [
+                    {"seat": (leader + i) & 3, "card": CARD_STR[c]} for i, c in enumerate(cards)
+                ],
+                "winner": winner,
+            }
+            for leader, cards, winner in self._iter_tricks()
+        ]
 
     def apply(self, action: object, seat: int | None = None) -> Hand:
         if self.phase == OVER:
@@ -351,7 +359,7 @@ class Hand:
         if calling == "rung":
             if self.rules.thirteenth:
                 out.append("thirteenth")
-            if self.rules.redeal and all(c % 13 <= RANKS.index("T") for c in self.deals[seat][:5]):
+            if self.rules.redeal and all(c % 13 <= TEN_RANK for c in self.deals[seat][:5]):
                 out.append("redeal")
         if self.spec.may_pass and not self.passed:
             out.append("pass")
@@ -716,13 +724,8 @@ class Hand:
         )
 
     def _iter_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """Completed tricks as (leader, cards in play order, winner), last first."""
-        out = []
-        node = self._tricks_log
-        while node is not None:
-            node, entry = node
-            out.append(entry)
-        return out
+        """Completed tricks as (leader, cards in play order, winner), oldest first."""
+        return unwind(self._tricks_log)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:

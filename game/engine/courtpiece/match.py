@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import fair
 from .cards import RANKS
-from .hand import Hand, IllegalAction, new_hand
+from .hand import Hand, IllegalAction, new_hand, unwind
 from .rules import Rules
 
 # CP-RUNG-7 / CP-SS-5 / CP-HK-7 defaults. Rung counts points, Hukum with bidding the
@@ -120,13 +120,7 @@ class Match:
 
     @property
     def history(self) -> list[tuple[int, str]]:
-        out = []
-        node = self._log
-        while node is not None:
-            node, entry = node
-            out.append(entry)
-        out.reverse()
-        return out
+        return unwind(self._log)
 
     @property
     def difference(self) -> int:
