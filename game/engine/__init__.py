@@ -4,3 +4,7 @@ Lessons, live tables, bots, replays and analysis all drive the games through the
 described in ``shared/ENGINE_CONTRACT.md``. ``tests/test_architecture.py`` and
 import-linter keep this package free of Django, Channels and I/O.
 """
+
+from .protocol import GameState, IllegalAction
+
+__all__ = ["GameState", "IllegalAction"]

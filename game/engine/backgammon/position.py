@@ -22,14 +22,17 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import pairwise, product, repeat
 
+from ..protocol import IllegalAction
+
 CHECKERS = 15
 BAR = 25
 OFF = 0
 _ALL_SLOTS = 26
 
 
-class IllegalMove(ValueError):
-    """An illegal or malformed play; the message says why, in English."""
+class IllegalMove(IllegalAction):
+    """An illegal or malformed play; the message says why, in English. A subclass of the
+    one engine error, ``game.engine.IllegalAction``, so tables catch one class."""
 
 
 def _pack(counts: Iterable[int]) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import fair
+from ..protocol import IllegalAction
 from .cards import (
     ACE_RANK,
     CARD_INDEX,
@@ -33,10 +34,6 @@ from .rules import Rules, Variant
 
 CALL, BID, PLAY, OVER = "call", "bid", "play", "over"
 NO_CARD = -1
-
-
-class IllegalAction(ValueError):
-    """An action that the rules do not allow here; the message says why, in English."""
 
 
 @dataclass(frozen=True)

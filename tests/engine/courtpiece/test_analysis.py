@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import make_deal
+from tests.engine.courtpiece.helpers import make_deal
 
 # Seat 0: all spades; seat 1: all hearts; seat 2: all diamonds; seat 3: all clubs,
 # except that seat 1 and seat 3 swap one card so seat 1 holds a club and seat 3 a heart.

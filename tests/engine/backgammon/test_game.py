@@ -34,7 +34,7 @@ def play_randomly(thing, rng: random.Random, double_rate: float = 0.3):  # type:
 
 
 # --- BG-2 opening roll ----------------------------------------------------------------
-def test_bg2_higher_die_moves_first_with_both_numbers() -> None:
+def test_bg_2_higher_die_moves_first_with_both_numbers() -> None:
     g = bg.Game(dice=[(3, 5)])
     assert g.opening == ((3, 5),)
     assert g.to_move == 1 and g.dice == (3, 5)
@@ -42,20 +42,20 @@ def test_bg2_higher_die_moves_first_with_both_numbers() -> None:
     assert "double" not in g.legal_actions() and "roll" not in g.legal_actions()
 
 
-def test_bg2_equal_dice_are_thrown_again() -> None:
+def test_bg_2_equal_dice_are_thrown_again() -> None:
     g = bg.Game(dice=[(4, 4), (2, 2), (6, 1)])
     assert g.opening == ((4, 4), (2, 2), (6, 1))
     assert g.to_move == 0 and g.dice == (6, 1) and g.cube == 1
 
 
 @pytest.mark.parametrize(("limit", "cube"), [(1, 2), (2, 4), (3, 4)])
-def test_bg2_automatic_doubles_house_rule(limit: int, cube: int) -> None:
+def test_bg_2_automatic_doubles_house_rule(limit: int, cube: int) -> None:
     g = bg.Game(bg.Rules(auto_doubles=limit), dice=[(4, 4), (3, 3), (2, 6)])
     assert g.cube == cube and g.owner is None  # the cube stays in the middle
 
 
 # --- BG-12 fair dice --------------------------------------------------------------------
-def test_bg12_dice_are_the_fair_recipe_in_order() -> None:
+def test_bg_12_dice_are_the_fair_recipe_in_order() -> None:
     g = bg.Game(seed=SECRET, client_seeds=("alice", "bob"))
     rng = random.Random(1)
     g = play_randomly(g, rng)
@@ -67,7 +67,7 @@ def test_bg12_dice_are_the_fair_recipe_in_order() -> None:
     assert n_opening >= 1
 
 
-def test_bg12_view_hides_the_seed_until_the_game_is_over() -> None:
+def test_bg_12_view_hides_the_seed_until_the_game_is_over() -> None:
     g = bg.Game(seed=SECRET, client_seeds=("alice",))
     for seat in (0, 1, None):
         text = json.dumps(g.view(seat))
@@ -97,7 +97,7 @@ def test_views_show_the_whole_board_but_no_future_throw() -> None:
 
 
 # --- BG-8: a roll with no legal play ----------------------------------------------------
-def test_bg8_no_legal_play_loses_the_turn_by_itself() -> None:
+def test_bg_8_no_legal_play_loses_the_turn_by_itself() -> None:
     closed = pos({25: 1, 13: 14}, dict.fromkeys(range(19, 25), 2) | {10: 3})
     g = bg.Game(dice=[(6, 5)], position=closed, turn=0).apply("roll")
     assert g.to_move == 1 and g.phase == "roll" and g.dice is None
@@ -116,7 +116,7 @@ def test_bg8_no_legal_play_loses_the_turn_by_itself() -> None:
         ({20: 14, 7: 1}, "gammon", 2),  # just outside the winner's home board
     ],
 )
-def test_bg10_single_gammon_backgammon(theirs: dict[int, int], kind: str, points: int) -> None:
+def test_bg_10_single_gammon_backgammon(theirs: dict[int, int], kind: str, points: int) -> None:
     g = bg.Game(dice=[(6, 5)], position=pos({2: 1, 1: 1}, theirs), turn=0)
     g = g.apply("roll").apply("move:2/off 1/off")
     assert g.is_over and g.to_move is None and g.legal_actions() == []
@@ -124,7 +124,7 @@ def test_bg10_single_gammon_backgammon(theirs: dict[int, int], kind: str, points
     assert g.view(0)["board"]["off"][0] == 15 and g.view(1)["board"]["off"][1] == 15
 
 
-def test_bg10_result_is_multiplied_by_the_cube() -> None:
+def test_bg_10_result_is_multiplied_by_the_cube() -> None:
     g = bg.Game(dice=[(6, 5)], position=pos({2: 1, 1: 1}, {20: 15}), turn=0)
     g = g.apply("double").apply("take").apply("roll").apply("move:2/off 1/off")
     assert g.result == bg.Result(0, "gammon", "bearoff", 2, 4)
@@ -135,7 +135,7 @@ def _on_roll(seat: int = 0, rules: bg.Rules | None = None, **kw: object) -> bg.G
     return bg.Game(rules, dice=[(3, 1)] * 40, position=bg.Position.start(), turn=seat, **kw)  # type: ignore[arg-type]
 
 
-def test_bg11_take_doubles_and_hands_over_the_cube() -> None:
+def test_bg_11_take_doubles_and_hands_over_the_cube() -> None:
     g = _on_roll(0).apply("double")
     assert g.to_move == 1 and g.legal_actions() == ["take", "drop"]
     g = g.apply("take")
@@ -150,13 +150,13 @@ def test_bg11_take_doubles_and_hands_over_the_cube() -> None:
     assert (g.cube, g.owner) == (4, 0)
 
 
-def test_bg11_drop_loses_the_value_before_the_double() -> None:
+def test_bg_11_drop_loses_the_value_before_the_double() -> None:
     g = _on_roll(0).apply("double").apply("take").apply("roll")
     g = g.apply(g.legal_actions()[0]).apply("double").apply("drop")
     assert g.result == bg.Result(1, "single", "drop", 2, 2)
 
 
-def test_bg11_beaver_option() -> None:
+def test_bg_11_beaver_option() -> None:
     assert "beaver" not in _on_roll(0).apply("double").legal_actions()
     with pytest.raises(bg.IllegalMove):
         _on_roll(0).apply("double").apply("beaver")
@@ -166,7 +166,7 @@ def test_bg11_beaver_option() -> None:
     assert (g.cube, g.owner, g.to_move, g.phase) == (4, 1, 0, "roll")
 
 
-def test_bg11_jacoby_gammons_count_only_after_the_cube_is_turned() -> None:
+def test_bg_11_jacoby_gammons_count_only_after_the_cube_is_turned() -> None:
     rules = bg.Rules(jacoby=True)
     g = _on_roll(0, rules).apply("resign:2").apply("accept")
     assert g.result == bg.Result(1, "gammon", "resign", 1, 1)  # a gammon, worth 1
@@ -176,7 +176,7 @@ def test_bg11_jacoby_gammons_count_only_after_the_cube_is_turned() -> None:
     assert g.result is not None and g.result.points == 2
 
 
-def test_bg11_crawford_game_has_no_doubling_and_comes_once() -> None:
+def test_bg_11_crawford_game_has_no_doubling_and_comes_once() -> None:
     rng = random.Random(4)
     m = bg.Match(3, seed="crawford")
     crawford_games = set()
@@ -203,7 +203,7 @@ def _scores_after(m: bg.Match, i: int) -> tuple[int, int]:
     return s[0], s[1]
 
 
-def test_bg11_no_crawford_when_the_option_is_off() -> None:
+def test_bg_11_no_crawford_when_the_option_is_off() -> None:
     m = bg.Match(2, bg.Rules(crawford=False), seed="no-crawford")
     while not m.is_over:
         assert not m.game.crawford_game
@@ -226,7 +226,7 @@ def test_resign_accept_and_reject() -> None:
 
 
 # --- BG-13 Tavla: no cube -----------------------------------------------------------------
-def test_bg13_tavla_style_without_the_cube() -> None:
+def test_bg_13_tavla_style_without_the_cube() -> None:
     g = _on_roll(0, bg.Rules(cube=False))
     assert "double" not in g.legal_actions()
     with pytest.raises(bg.IllegalMove, match="without the cube"):
@@ -236,7 +236,7 @@ def test_bg13_tavla_style_without_the_cube() -> None:
     assert win.result is not None and (win.result.kind, win.result.points) == ("gammon", 2)
 
 
-def test_bg13_nackgammon_game() -> None:
+def test_bg_13_nackgammon_game() -> None:
     g = bg.Game(bg.Rules(start="nackgammon"), dice=[(2, 1)])
     assert g.pos == bg.Position.nackgammon()
 

@@ -1,5 +1,5 @@
 """Backgammon positions, legal plays and notation: known positions, one rule ID each
-(RULES.md Part 2). The outside-oracle comparisons are in test_backgammon_oracles.py."""
+(RULES.md Part 2). The outside-oracle comparisons are in test_oracles.py."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def plays(p: bg.Position, dice: tuple[int, int]) -> set[str]:
 
 
 # --- BG-1, BG-13, BG-14: positions and IDs ----------------------------------------------
-def test_bg1_start_position_and_its_gnubg_id() -> None:
+def test_bg_1_start_position_and_its_gnubg_id() -> None:
     start = bg.Position.start()
     theirs, mine = start.board()
     for side in (theirs, mine):
@@ -35,13 +35,13 @@ def test_bg1_start_position_and_its_gnubg_id() -> None:
     assert start.off() == (0, 0)
 
 
-def test_bg13_nackgammon_start() -> None:
+def test_bg_13_nackgammon_start() -> None:
     theirs, mine = bg.Position.nackgammon().board()
     for side in (theirs, mine):
         assert {i + 1: n for i, n in enumerate(side) if n} == {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
 
 
-def test_bg14_position_id_round_trip_keeps_side_on_roll() -> None:
+def test_bg_14_position_id_round_trip_keeps_side_on_roll() -> None:
     p = pos({25: 1, 20: 2, 6: 4, 5: 3}, {24: 2, 3: 1, 25: 2})
     assert bg.Position.from_id(p.to_id()) == p
     assert bg.Position.from_id(p.to_id()).swapped() == p.swapped()
@@ -51,7 +51,7 @@ def test_bg14_position_id_round_trip_keeps_side_on_roll() -> None:
 @pytest.mark.parametrize(
     "bad", ["", "4HPwATDgc/ABM", "4HPwATDgc/AB!A", "//////////////", "4HPwATDgc/ABMA4"]
 )
-def test_bg14_bad_position_ids_are_refused(bad: str) -> None:
+def test_bg_14_bad_position_ids_are_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         bg.Position.from_id(bad)
 
@@ -64,14 +64,14 @@ def test_from_points_refuses_impossible_boards() -> None:
 
 
 # --- BG-3 .. BG-9: legal plays ------------------------------------------------------------
-def test_bg3_bg4_the_start_with_5_3() -> None:
+def test_bg_3_bg_4_the_start_with_5_3() -> None:
     assert plays(bg.Position.start(), (5, 3)) == {
         "8/3 6/3", "8/5 8/3", "13/10 8/3", "24/21 8/3", "13/8 6/3",
         "13/5", "13/10 13/8", "24/21 13/8", "24/16",
     }  # fmt: skip
 
 
-def test_bg3_combined_move_needs_a_legal_intermediate_point() -> None:
+def test_bg_3_combined_move_needs_a_legal_intermediate_point() -> None:
     # One checker on 13, the rest stuck on my 1-point. Their points on my 7 and 8.
     blocked_both = pos({13: 1, 1: 14}, {7: 2, 8: 2, 20: 11})
     assert bg.legal_plays(blocked_both, (6, 5)) == []
@@ -82,57 +82,57 @@ def test_bg3_combined_move_needs_a_legal_intermediate_point() -> None:
     assert only.moves() == [(13, 7, False), (7, 2, False)]
 
 
-def test_bg4_never_onto_two_or_more_opposing_checkers() -> None:
+def test_bg_4_never_onto_two_or_more_opposing_checkers() -> None:
     p = pos({24: 2, 1: 13}, {18: 2, 23: 1, 12: 12})
     got = plays(p, (6, 1))
     assert all("/18" not in s for s in got)
     assert "24/23*" in " ".join(got)  # a single opposing checker is a blot: hit it
 
 
-def test_bg5_doubles_are_played_four_times() -> None:
+def test_bg_5_doubles_are_played_four_times() -> None:
     for x in bg.legal_plays(bg.Position.start(), (6, 6)):
         assert x.start.pips()[0] - x.after.pips()[1] == 24
     assert "24/18(2) 13/7(2)" in plays(bg.Position.start(), (6, 6))
 
 
-def test_bg6_both_numbers_when_possible() -> None:
+def test_bg_6_both_numbers_when_possible() -> None:
     for d in ALL_ROLLS:
         for x in bg.legal_plays(bg.Position.start(), d):
             used = 4 * d[0] if d[0] == d[1] else d[0] + d[1]
             assert x.start.pips()[0] - x.after.pips()[1] == used
 
 
-def test_bg6_only_one_number_fits_so_the_higher_must_be_played() -> None:
+def test_bg_6_only_one_number_fits_so_the_higher_must_be_played() -> None:
     # 12/6 then 6/2 blocked; 12/8 then 8/2 blocked: either alone, never both.
     p = pos({12: 1, 1: 14}, {2: 2, 20: 13})
     assert plays(p, (6, 4)) == {"12/6"}
 
 
-def test_bg6_the_lower_number_when_the_higher_cannot_be_played() -> None:
+def test_bg_6_the_lower_number_when_the_higher_cannot_be_played() -> None:
     p = pos({12: 1, 1: 14}, {2: 2, 6: 2, 20: 11})
     assert plays(p, (6, 4)) == {"12/8"}
 
 
-def test_bg6_as_many_of_a_double_as_possible() -> None:
+def test_bg_6_as_many_of_a_double_as_possible() -> None:
     p = pos({13: 1, 1: 14}, {5: 2, 20: 13})  # 13/9 and then 9/5 is blocked
     assert plays(p, (4, 4)) == {"13/9"}
     q = pos({13: 2, 1: 13}, {5: 2, 20: 13})
     assert plays(q, (4, 4)) == {"13/9(2)"}
 
 
-def test_bg6_no_voluntary_pass() -> None:
+def test_bg_6_no_voluntary_pass() -> None:
     with pytest.raises(bg.IllegalMove, match="empty move"):
         bg.apply(bg.Position.start(), "", dice=(3, 1))
     with pytest.raises(bg.IllegalMove):
         bg.apply(bg.Position.start(), "pass", dice=(3, 1))
 
 
-def test_bg6_a_partial_play_is_refused_with_the_reason() -> None:
+def test_bg_6_a_partial_play_is_refused_with_the_reason() -> None:
     with pytest.raises(bg.IllegalMove, match="both"):
         bg.apply(bg.Position.start(), "8/3", dice=(5, 3))
 
 
-def test_bg7_hit_in_the_middle_of_a_move() -> None:
+def test_bg_7_hit_in_the_middle_of_a_move() -> None:
     p = pos({13: 1, 1: 14}, {8: 1, 20: 14})
     got = {str(x): x for x in bg.legal_plays(p, (5, 3))}
     assert set(got) == {"13/8*/5", "13/5"}
@@ -141,13 +141,13 @@ def test_bg7_hit_in_the_middle_of_a_move() -> None:
     assert got["13/5"].after.board()[1][24] == 0
 
 
-def test_bg7_several_blots_hit_in_one_turn() -> None:
+def test_bg_7_several_blots_hit_in_one_turn() -> None:
     p = pos({13: 2, 1: 13}, {8: 1, 10: 1, 20: 13})
     x = bg.apply(p, "13/10* 13/8*", dice=(5, 3))
     assert x.board()[1][24] == 2
 
 
-def test_bg8_bar_first_then_the_rest() -> None:
+def test_bg_8_bar_first_then_the_rest() -> None:
     p = pos({25: 1, 13: 5, 6: 9}, {20: 15})
     got = plays(p, (6, 4))
     assert got and all(s.startswith("bar/") for s in got)
@@ -156,20 +156,20 @@ def test_bg8_bar_first_then_the_rest() -> None:
         bg.apply(p, "13/7 13/9", dice=(6, 4))
 
 
-def test_bg8_closed_board_loses_the_whole_turn() -> None:
+def test_bg_8_closed_board_loses_the_whole_turn() -> None:
     closed = pos({25: 1, 13: 14}, dict.fromkeys(range(19, 25), 2) | {10: 3})
     for d in ALL_ROLLS:
         assert bg.legal_plays(closed, d) == []
 
 
-def test_bg8_one_entry_point_open_with_two_on_the_bar() -> None:
+def test_bg_8_one_entry_point_open_with_two_on_the_bar() -> None:
     p = pos({25: 2, 13: 13}, dict.fromkeys((19, 20, 21, 23, 24), 2) | {11: 5})
     assert plays(p, (3, 5)) == {"bar/22"}  # the 3 enters; the 5 is lost with one still up
     # Both enter with 3-3 (22/19 is closed), then the other two 3s are played normally.
     assert plays(p, (3, 3)) == {"bar/22(2) 13/10(2)", "bar/22(2) 13/7"}
 
 
-def test_bg9_no_bearing_off_until_all_fifteen_are_home() -> None:
+def test_bg_9_no_bearing_off_until_all_fifteen_are_home() -> None:
     p = pos({7: 1, 6: 14}, {20: 15})
     # 7/6 6/off (or 7/1 1/off): the first number brings it home, then it may bear off.
     assert plays(p, (6, 1)) == {"7/off", "7/1 6/5"}
@@ -177,7 +177,7 @@ def test_bg9_no_bearing_off_until_all_fifteen_are_home() -> None:
     assert "off" not in " ".join(plays(q, (6, 1)))
 
 
-def test_bg9_exact_higher_and_move_inside() -> None:
+def test_bg_9_exact_higher_and_move_inside() -> None:
     p = pos({5: 2, 2: 1}, {20: 15})
     assert plays(p, (5, 1)) == {"5/4 5/off", "5/off 2/1"}  # exact 5, and the 1 inside
     q = pos({4: 1, 2: 1}, {20: 15})
@@ -187,7 +187,7 @@ def test_bg9_exact_higher_and_move_inside() -> None:
     assert plays(r, (5, 4)) == {"6/1 3/off", "6/2 3/off"}
 
 
-def test_bg9_a_checker_hit_during_bear_off_must_come_round() -> None:
+def test_bg_9_a_checker_hit_during_bear_off_must_come_round() -> None:
     p = pos({25: 1, 6: 4, 3: 5}, {20: 15})
     for d in ALL_ROLLS:
         for s in plays(p, d):

@@ -1,7 +1,7 @@
 """Rung, the classic game (RULES.md CP-RUNG-1 … CP-RUNG-5b).
 
 The match-level rules (CP-RUNG-5a's new deal for the same caller, CP-RUNG-6 succession,
-CP-RUNG-7 target) are in test_courtpiece_rules_match.py. Seat 3 deals, so seat 0 calls.
+CP-RUNG-7 target) are in test_rules_match.py. Seat 3 deals, so seat 0 calls.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     BAAWAN,
     act,
     cards,

@@ -11,7 +11,14 @@ from __future__ import annotations
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import SUITS_DEAL, make_deal, new, play, play_out, tricks_played
+from tests.engine.courtpiece.helpers import (
+    SUITS_DEAL,
+    make_deal,
+    new,
+    play,
+    play_out,
+    tricks_played,
+)
 
 TENS = make_deal(
     "AS 6S 9S JS AH 6H 9H AD 6D 9D 2C 7C 9C",

@@ -6,7 +6,7 @@ tricks collected in piles), so each test checks when the hand ends and with what
 
 from __future__ import annotations
 
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     BAAWAN,
     act,
     ladder,

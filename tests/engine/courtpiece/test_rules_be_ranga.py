@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     SUITS_DEAL,
     lead,
     make_deal,

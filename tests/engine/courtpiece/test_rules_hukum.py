@@ -1,6 +1,6 @@
 """Hukum with bidding (RULES.md CP-HK-1 … CP-HK-6, CP-HK-9). Seat 3 deals, so seat 0 bids
 first. Scores across hands (CP-HK-7) and the next dealer (CP-HK-8) are in
-test_courtpiece_rules_match.py.
+test_rules_match.py.
 
 ladder(k) makes team 0 take exactly k of the 13 tricks with spades as trump, however the
 cards are played, so a bid of n spades by seat 0 is made with ladder(n) and set with
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     BAAWAN,
     STRIPES,
     act,

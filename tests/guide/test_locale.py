@@ -16,7 +16,7 @@ import pytest
 from django.template import engines
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LANGS = ("ur", "hi")
 SKIP_DIRS = {".venv", "node_modules", "tests", "staticfiles", ".git", "bench"}
 GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "pgettext_lazy"}

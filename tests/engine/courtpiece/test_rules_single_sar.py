@@ -1,6 +1,6 @@
 """Single Sar (RULES.md CP-SS-1 … CP-SS-5); CP-SS-4 also for Double Sar, which calls the
 same way. Dealer rotation (CP-SS-1) and the match target (CP-SS-5) are in
-test_courtpiece_rules_match.py. Seat 3 deals, so seat 0 is the first chooser.
+test_rules_match.py. Seat 3 deals, so seat 0 is the first chooser.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     BAAWAN,
     act,
     deal_with,

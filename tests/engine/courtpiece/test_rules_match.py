@@ -3,7 +3,7 @@ new deal (CP-RUNG-5a), trump-caller succession (CP-RUNG-6), targets (CP-RUNG-7, 
 CP-HK-7), dealer rotation (CP-SS-1, CP-HK-8) and per-variant scoring across hands.
 
 A Match shuffles from its seed, so these tests cannot pick deals; they play whole matches
-with a deterministic policy (tests/engine/cp_helpers.biased) and check every hand
+with a deterministic policy (tests/engine/courtpiece/helpers.biased) and check every hand
 transition against the rule, then check that each case of the rule actually occurred.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import RANKS, biased, finish_hand
+from tests.engine.courtpiece.helpers import RANKS, biased, finish_hand
 
 RUNG = cp.Rules(variant="rung")
 

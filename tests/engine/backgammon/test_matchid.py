@@ -26,14 +26,14 @@ def without_jacoby_bit(match_id: str) -> MatchState:
     return replace(MatchState.from_id(match_id), jacoby=False)
 
 
-def test_bg14_fresh_money_game_id() -> None:
+def test_bg_14_fresh_money_game_id() -> None:
     assert CENTRED == 3
     m = MatchState(state=0)
     assert m.to_id() == gnubg_id(m) == "MAAAAAAAAAAA"
     assert MatchState.from_id("MAAAAAAAAAAA") == m
 
 
-def test_bg14_random_match_states_agree_with_gnubg_both_ways() -> None:
+def test_bg_14_random_match_states_agree_with_gnubg_both_ways() -> None:
     rng = random.Random(3)
     for _ in range(400):
         length = rng.choice([0, 1, 3, 5, 7, 11, 25])
@@ -56,19 +56,19 @@ def test_bg14_random_match_states_agree_with_gnubg_both_ways() -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "MAAAAAAAAAA", "MAAAAAAAAAA!", "MAAAAAAAAAAAA"])
-def test_bg14_bad_match_ids_are_refused(bad: str) -> None:
+def test_bg_14_bad_match_ids_are_refused(bad: str) -> None:
     with pytest.raises(ValueError):
         MatchState.from_id(bad)
 
 
-def test_bg14_values_that_do_not_fit_are_refused() -> None:
+def test_bg_14_values_that_do_not_fit_are_refused() -> None:
     with pytest.raises(ValueError):
         MatchState(cube=3).to_id()
     with pytest.raises(ValueError):
         MatchState(length=40000).to_id()
 
 
-def test_bg14_game_match_ids_follow_the_game_as_gnubg_would_write_them() -> None:
+def test_bg_14_game_match_ids_follow_the_game_as_gnubg_would_write_them() -> None:
     """Cube turned, offered, Crawford game, dice on the board: every state a random match
     passes through encodes as GNU Backgammon encodes it."""
     rng = random.Random(9)

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from game.engine import courtpiece as cp
-from tests.engine.cp_helpers import (
+from tests.engine.courtpiece.helpers import (
     ALL_CARDS,
     STRIPES,
     act,
