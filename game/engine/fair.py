@@ -39,6 +39,14 @@ only, so a player can copy it):
 ``n`` is the counter: the hand number in a match, the roll number in a game. The deal's
 seat lists are in the order the cards were received, so ``deal[s][:5]`` are seat s's
 first-round cards and ``deal[s][12]`` its thirteenth card (RULES.md CP-4).
+
+**A hash chain, so every hand can be checked the moment it ends.** A live table does not
+wait for the end of a match to reveal its seed: it draws one secret ``top`` and derives
+``s_length = top`` and ``s_k = sha256_hex(s_{k+1})``. It publishes ``commitment(s_1)``
+before the first deal; hand (or game) k is dealt from server seed ``s_k`` and ``s_k`` is
+revealed when that hand ends. A player checks ``sha256_hex(s_1) == commitment`` and then
+``sha256_hex(s_k) == s_{k-1}``; knowing ``s_1 .. s_k`` tells nothing about ``s_{k+1}``
+(that would need a SHA-256 preimage), so no card not yet dealt can be predicted.
 """
 
 from __future__ import annotations
@@ -59,6 +67,29 @@ def commitment(server_seed: str) -> str:
 
 def verify(server_seed: str, committed: str) -> bool:
     return hmac.compare_digest(commitment(server_seed), committed)
+
+
+def chain(top: str, length: int) -> list[str]:
+    """The server seeds ``[s_1, …, s_length]`` of a hash chain: ``s_length = top`` and each
+    seed is the commitment of the next, so ``commitment(s_1)`` is published first and the
+    revealed ``s_k`` is checked against ``s_{k-1}``."""
+    if length < 1:
+        raise ValueError("a chain has at least one seed")
+    seeds = [top]
+    for _ in range(length - 1):
+        seeds.append(commitment(seeds[-1]))
+    seeds.reverse()
+    return seeds
+
+
+def verify_chain(committed: str, revealed: Sequence[str]) -> bool:
+    """Whether the revealed seeds ``s_1 .. s_k`` hang from ``committed`` link by link."""
+    expected = committed
+    for seed in revealed:
+        if not verify(seed, expected):
+            return False
+        expected = seed
+    return True
 
 
 def _stream(

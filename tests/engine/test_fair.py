@@ -60,3 +60,17 @@ def test_dice_are_fair_enough() -> None:
 def test_draw_gives_distinct_cards(count: int) -> None:
     cards = fair.draw("seed", [], 0, count)
     assert len(set(cards)) == count and all(c in fair.DECK for c in cards)
+
+
+def test_chain_links_each_seed_to_the_one_before_and_the_commitment() -> None:
+    seeds = fair.chain("a secret top", 6)
+    assert len(seeds) == 6 and seeds[-1] == "a secret top"
+    committed = fair.commitment(seeds[0])
+    assert fair.verify_chain(committed, seeds)
+    for k in range(1, 6):
+        assert fair.verify(seeds[k], seeds[k - 1])
+    # A reveal out of order, or a seed not on the chain, fails the check.
+    assert not fair.verify_chain(committed, seeds[1:])
+    assert not fair.verify_chain(committed, [seeds[0], "forged"])
+    with pytest.raises(ValueError):
+        fair.chain("x", 0)
