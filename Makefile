@@ -39,6 +39,7 @@ run: migrate
 lint: install-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 test: install-test messages lint
 	$(PY) -m pytest

@@ -1,4 +1,4 @@
-"""game/engine/ stays pure Python: no Django, Channels or I/O (STYLE.md, issue #2).
+"""game/engine/ and game/bots/ stay pure Python: no Django, Channels or I/O (STYLE.md, issue #2).
 
 import-linter (`make lint`) checks the import graph; this test checks the source itself, so
 it also catches dynamic imports and I/O built-ins that an import graph cannot see.
@@ -7,7 +7,8 @@ it also catches dynamic imports and I/O built-ins that an import graph cannot se
 import ast
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parent.parent / "game" / "engine"
+GAME = Path(__file__).resolve().parent.parent / "game"
+PURE = (GAME / "engine", GAME / "bots")
 
 FORBIDDEN_MODULES = {
     "django", "channels", "daphne", "asgiref", "baithak", "tutorials",
@@ -39,12 +40,17 @@ def _violations(path: Path) -> list[str]:
     return found
 
 
-def test_engine_sources_exist() -> None:
-    assert len(list(ENGINE.rglob("*.py"))) >= 3
+def _sources() -> list[Path]:
+    return sorted(p for folder in PURE for p in folder.rglob("*.py"))
 
 
-def test_engine_imports_no_django_channels_or_io() -> None:
-    problems = [v for p in sorted(ENGINE.rglob("*.py")) for v in _violations(p)]
+def test_engine_and_bot_sources_exist() -> None:
+    assert len(list((GAME / "engine").rglob("*.py"))) >= 3
+    assert list((GAME / "bots").rglob("*.py"))
+
+
+def test_engine_and_bots_import_no_django_channels_or_io() -> None:
+    problems = [v for p in _sources() for v in _violations(p)]
     assert problems == []
 
 

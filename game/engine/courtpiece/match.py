@@ -52,6 +52,7 @@ class Match:
 
     __slots__ = (
         "_log",
+        "_seeds",
         "client_seeds",
         "deal_count",
         "hand",
@@ -73,7 +74,12 @@ class Match:
         seed: str,
         client_seeds: Sequence[str] = (),
         target: int | None = None,
+        chain: int | None = None,
     ) -> None:
+        """``chain=N``: ``seed`` is the top of a hash chain of N server seeds (see
+        ``fair.chain``); hand k is dealt from the k-th and its seed is shown in the view as
+        soon as the hand ends. Without it one seed deals every hand (counter = hand number)
+        and is shown when the match ends."""
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a courtpiece.Rules")
         if not isinstance(seed, str) or not seed:
@@ -83,12 +89,18 @@ class Match:
             target = DEFAULT_TARGET[measure]
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
             raise ValueError(f"target must be a positive whole number, not {target!r}")
-        winner_seat, rounds = toss(seed, client_seeds)
+        if chain is not None and (
+            not isinstance(chain, int) or isinstance(chain, bool) or chain < 1
+        ):
+            raise ValueError(f"chain must be a positive whole number, not {chain!r}")
+        seeds = tuple(fair.chain(seed, chain)) if chain is not None else None
+        winner_seat, rounds = toss(seeds[0] if seeds else seed, client_seeds)
         # CP-11: the toss winner calls first and the dealer sits before them; in Hukum the
         # toss picks the dealer. Be-Ranga and Mendikot have no caller: the toss winner leads.
         dealer = winner_seat if rules.variant == "hukum" else (winner_seat - 1) % 4
         self.rules = rules
         self.seed = seed
+        self._seeds = seeds
         self.client_seeds = tuple(client_seeds)
         self.target = target
         self.measure = measure
@@ -102,9 +114,20 @@ class Match:
         self._log: Any = None
         self.hand = self._deal(dealer)
 
+    def _server_seed(self, n: int) -> str:
+        if self._seeds is None:
+            return self.seed
+        if n >= len(self._seeds):
+            raise IllegalAction("the match has used every seed of its chain")
+        return self._seeds[n]
+
     def _deal(self, dealer: int) -> Hand:
         hand = new_hand(
-            self.rules, dealer, seed=self.seed, client_seeds=self.client_seeds, n=self.deal_count
+            self.rules,
+            dealer,
+            seed=self._server_seed(self.deal_count),
+            client_seeds=self.client_seeds,
+            n=self.deal_count,
         )
         self.deal_count += 1
         return hand
@@ -212,6 +235,29 @@ class Match:
                 "is_over": self.is_over,
                 "winner": self.winner,
             },
+            "fairness": self.fairness(),
+        }
+
+    def fairness(self) -> dict[str, Any]:
+        """What a player needs to check the deals, and never a seed before it is safe.
+
+        ``server_seeds[k]`` is hand k's server seed (counter ``k``), listed once hand k
+        is over; with a chain, ``commitment`` is of the first seed and each later seed
+        hashes to the one before it."""
+        done = len(self.hands)
+        if self._seeds is not None:
+            commitment = fair.commitment(self._seeds[0])
+            revealed = list(self._seeds[:done])
+        else:
+            commitment = fair.commitment(self.seed)
+            revealed = [self.seed] * done if self.is_over else []
+        return {
+            "scheme": "chain" if self._seeds is not None else "single",
+            "commitment": commitment,
+            "client_seeds": list(self.client_seeds),
+            "hand": self.deal_count - 1,
+            "server_seeds": revealed,
+            "server_seed": self.seed if self.is_over and self._seeds is None else None,
         }
 
     def __repr__(self) -> str:
