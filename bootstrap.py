@@ -25,3 +25,8 @@ def ensure_baithak_importable() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules["baithak"] = module
     spec.loader.exec_module(module)
+
+
+# Loaded by pytest as a plugin (``-p bootstrap`` in pyproject.toml) before pytest-django
+# sets Django up, which is too early for the root conftest in a bare checkout.
+ensure_baithak_importable()
