@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from guide.content import Page, get_page
-from guide.language import preferred_language
 from guide.pages import BY_SLUG, FAQ_BY_URL_PART, PAGES, RULES_SLUGS
 
 
@@ -22,18 +20,6 @@ def _page_or_404(slug: str) -> Page:
 
 def _render_page(request: HttpRequest, page: Page) -> HttpResponse:
     return render(request, "guide/page.html", {"page": page})
-
-
-@require_GET
-def root(request: HttpRequest) -> HttpResponseRedirect:
-    """`/`: send the visitor to the home page in their language (guide.language)."""
-    lang = preferred_language(request)
-    with translation.override(lang):
-        url = reverse("home")
-    response = HttpResponseRedirect(url)
-    # The answer depends on who asks; caches must not share it.
-    response["Vary"] = "Accept-Language, Cookie"
-    return response
 
 
 @require_GET
@@ -73,9 +59,3 @@ def glossary(request: HttpRequest) -> HttpResponse:
 def house_rules(request: HttpRequest) -> HttpResponse:
     return _render_page(request, _page_or_404(BY_SLUG["house-rules"].slug))
 
-
-@require_GET
-def robots_txt(request: HttpRequest) -> HttpResponse:
-    sitemap = request.build_absolute_uri(reverse("sitemap"))
-    body = f"User-agent: *\nDisallow: /admin/\n\nSitemap: {sitemap}\n"
-    return HttpResponse(body, content_type="text/plain; charset=utf-8")

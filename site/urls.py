@@ -1,4 +1,8 @@
-"""URL configuration. Pages people read live under /ur/, /hi/ and /en/."""
+"""URL configuration. Pages people read live under /ur/, /hi/ and /en/.
+
+Site-wide routes (`/`, robots.txt, the health check, the home page) are the project's own
+(baithak.views); each app brings its pages through its urls module.
+"""
 
 from baithak import views
 from django.conf.urls.i18n import i18n_patterns
@@ -6,24 +10,22 @@ from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
-from accounts import views as accounts_views
-from guide import views as guide_views
 from guide.sitemaps import GuideSitemap
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
-    # `/`: saved preference, then Accept-Language (guide.language), not only the cookie.
-    path("", guide_views.root, name="root"),
+    # `/`: saved preference, then Accept-Language (baithak.language), not only the cookie.
+    path("", views.root, name="root"),
     path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),
-    path("robots.txt", guide_views.robots_txt, name="robots_txt"),
+    path("robots.txt", views.robots_txt, name="robots_txt"),
 ]
 
 urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
-    path("accounts/", include("accounts.urls")),
-    path("players/<str:username>/", accounts_views.player, name="player"),
+    # /<lang>/accounts/… and /<lang>/players/<username>/
+    path("", include("accounts.urls")),
     path("", include("guide.urls")),
     prefix_default_language=True,
 )

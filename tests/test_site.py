@@ -1,9 +1,16 @@
-"""The site shell: language prefixes, <html lang dir>, the switcher, the health check."""
+"""The site shell: language prefixes, <html lang dir>, the switcher, the nav, robots.txt, the
+health check, and which app owns which route."""
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
+from django.urls import resolve
+from django.utils import translation
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.django_db
@@ -40,3 +47,58 @@ def test_urdu_page_has_no_english_ui_strings(client: Client) -> None:
     html = client.get("/ur/").content.decode()
     for english in ("Skip to content", "Learn and play", "sitting room"):
         assert english not in html
+
+
+def test_site_nav_links_the_guide(client: Client) -> None:
+    html = client.get("/hi/").content.decode()
+    for path in ("/hi/rules/", "/hi/faq/court-piece/", "/hi/glossary/", "/hi/house-rules/"):
+        assert f'href="{path}"' in html
+
+
+def test_robots_txt_points_at_the_sitemap(client: Client) -> None:
+    response = client.get("/robots.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    body = response.content.decode()
+    assert "Disallow: /admin/" in body
+    assert "Sitemap: http://testserver/sitemap.xml" in body
+
+
+def test_robots_txt_refuses_writes(client: Client) -> None:
+    assert client.post("/robots.txt").status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "module"),
+    [
+        ("/", "root", "baithak.views"),
+        ("/robots.txt", "robots_txt", "baithak.views"),
+        ("/healthz", "healthz", "baithak.views"),
+        ("/en/", "home", "baithak.views"),
+        ("/hi/players/alice/", "player", "accounts.views"),
+        ("/ur/accounts/profile/", "profile", "accounts.views"),
+        ("/en/rules/rung/", "guide:rules", "guide.views"),
+    ],
+)
+def test_each_route_belongs_to_its_owner(path: str, name: str, module: str) -> None:
+    # i18n_patterns resolve the active language's prefix only.
+    prefix = path.split("/")[1]
+    with translation.override(prefix if prefix in ("ur", "hi", "en") else "en"):
+        match = resolve(path)
+    assert match.view_name == name
+    assert match.func.__module__ == module
+
+
+def test_the_project_urls_import_no_app_views() -> None:
+    # Apps bring their pages through their own urls module (include()); the project's URL
+    # file wires them up but does not reach into an app's views.
+    tree = ast.parse((ROOT / "site" / "urls.py").read_text(encoding="utf-8"))
+    imported = [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    ]
+    app_views = [name for name in imported if "views" in name and not name.startswith(
+        ("baithak.", "django."))]
+    assert app_views == []

@@ -1,4 +1,5 @@
-"""Which language to send a visitor to when the URL does not say.
+"""Which language to send a visitor to when the URL does not say (the `/` redirect,
+baithak.views.root).
 
 Order (issue #4): the URL's language prefix always wins (i18n_patterns does that); for a
 URL without one, a signed-in user's saved preference, then the browser's Accept-Language
@@ -20,7 +21,7 @@ def saved_preference(request: HttpRequest) -> str | None:
     """The signed-in user's saved language, if the accounts app gave them one.
 
     The profile (model and field) belongs to the accounts app; this reads it by duck
-    typing so the guide works with or without it: `request.user.profile.language`.
+    typing so the site works with or without it: `request.user.profile.language`.
     """
     user = getattr(request, "user", None)
     if user is None or not getattr(user, "is_authenticated", False):

@@ -1,4 +1,5 @@
-"""guide.language and the `/` redirect: URL, then saved preference, then Accept-Language.
+"""baithak.language and the `/` redirect (baithak.views.root): URL, then saved preference,
+then Accept-Language.
 
 The saved preference lives on the accounts app's profile (`user.profile.language`); the
 unit tests give an unsaved User an unsaved Profile, the redirect tests use the database.
@@ -7,11 +8,11 @@ unit tests give an unsaved User an unsaved Profile, the redirect tests use the d
 from __future__ import annotations
 
 import pytest
+from baithak.language import preferred_language, saved_preference
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client, RequestFactory
 
 from accounts.models import Profile
-from guide.language import preferred_language, saved_preference
 
 
 def _request(accept: str = "", cookie: str = "", user: object | None = None) -> object:
