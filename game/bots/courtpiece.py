@@ -402,6 +402,10 @@ class _Play:
         options = self.plays()
         if not options:
             raise ValueError("no card to play")
+        if self.trump < 0 and self.by_first_void and not any(c // 13 == self.led for c in options):
+            # CP-BR-1: whatever we throw names trump and wins the trick as it stands, so the
+            # only choice is which suit becomes trump.
+            return self.fix_trump(options)
         winners = [c for c in options if self.winner([*trick, (self.seat, c)])[0] == self.seat]
         mine_worth = self.worth(self.seat)
         now_worth = self.worth(who)
