@@ -413,9 +413,11 @@ class _Play:
         if partner_holds and now_worth >= mine_worth:
             return self.give(options, ours=True)
         if self.friend(who) and now_worth >= mine_worth:
-            # Partner is winning but may be beaten: secure it only with a sure card.
+            # Partner is winning but may be beaten: secure it only with a sure card -
+            # unless partner's winning it is worth more than our winning it (Double Sar:
+            # partner on a run takes the pile; our card would only start our own run).
             sure = [c for c in winners if self.holds(c)]
-            if sure:
+            if sure and now_worth <= mine_worth + 0.5:
                 return self.cheapest(sure)
             return self.give(options, ours=False)
         # The trick is going against us (or, in Double Sar, to the wrong one of us).
@@ -431,10 +433,8 @@ class _Play:
             return self.give(options, ours=False)
         if self.piles and now_worth <= -1.5:
             # CP-DS-1: the trick is going to the opponent who won the last one, which
-            # gives them the whole pile: stop them with our strongest, sure or not.
-            led_winners = [c for c in winners if c // 13 == self.led]
-            if led_winners:
-                return self.top_of_sequence(max(led_winners))
+            # gives them the whole pile: stop them now, sure or not (second hand low
+            # would leave it to partner, who may not be able to).
             return self.cheapest(winners)
         partner_to_come = self.partner in self.later()
         if partner_to_come:
@@ -453,13 +453,13 @@ class _Play:
         return who == self.seat and not self.beaten_later(c, by_trump, trick)
 
     def worth_spending(self, card: int) -> bool:
-        """Double Sar: a trick that takes no pile and starts no run worth having is not
-        worth a trump or a boss that could take a pile later."""
+        """Double Sar: a trump is spent only by the last player, who then surely wins.
+        Earlier in the trick an over-trump can take it and the trump is gone; kept, it
+        stops or takes a pile later. (Measured in self-play: trumping second or third to
+        stop a run, even for a big pile, loses more hands than it saves.)"""
         if not self.piles:
             return True
-        if abs(self.worth(self.seat) - self.worth(self.winner(self.trick)[0])) >= 1.5:
-            return True
-        return not (card // 13 == self.trump and self.trump != self.led) or self.pos == 3
+        return card // 13 != self.trump or self.trump == self.led or self.pos == 3
 
     def cheapest(self, cards: Sequence[int]) -> int:
         """The card that costs least: a non-trump before a trump, then the lowest."""
