@@ -219,12 +219,32 @@ class _Play:
         if self.hidden_card >= 0:
             known |= 1 << self.hidden_card
         self.unseen = FULL & ~known
+        # Public cards still held (CP-RUNG-1 13th card, CP-SS-4 turned card, the Hidden
+        # Rung card once revealed, an opened claim hand): one in partner's hand is no
+        # threat to our cards. (cp.trumps_out counts all of them as seen; for an
+        # opponent's we do not, since that opponent can still play it against us.)
+        for holder, mask in self._public(hv):
+            if holder == self.partner:
+                self.unseen &= ~mask
         tf = hv.get("trump_from")
         self.trump_from: int = tf if isinstance(tf, int) else 0
         self.led = self.trick[0][1] // 13 if self.trick else -1
         self.pos = len(self.trick)
         self.tens_game = self.variant == "mendikot"
         self.piles = self.variant == "double_sar"
+
+    def _public(self, hv: Mapping[str, Any]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        if self.caller is not None:
+            for key in ("thirteenth_card", "turned_card"):
+                if hv.get(key):
+                    out.append((self.caller, 1 << CARD_INDEX[hv[key]]))
+            hidden = hv.get("hidden") or {}
+            if hidden.get("revealed") and hidden.get("card"):
+                out.append((self.caller, 1 << CARD_INDEX[hidden["card"]]))  # CP-HID-4
+        for opened in hv.get("open_hands") or []:
+            out.append((opened["seat"], _mask(opened["cards"])))
+        return [(holder, mask & ~self.played) for holder, mask in out]
 
     @staticmethod
     def _scan(entries: Sequence[Mapping[str, Any]], voids: list[int]) -> int:
@@ -425,7 +445,10 @@ class _Play:
             return self.give(options, ours=False)
         sure = [c for c in winners if self.holds(c)]
         if self.tens_game and not sure:
-            sure = [c for c in winners if c % 13 != TEN_RANK]  # a ten at risk stays home
+            # Mendikot: every trick may carry a ten later, so win it now with any card
+            # but a ten (a ten that may be beaten stays home). Self-play preferred this
+            # to second-hand-low.
+            sure = [c for c in winners if c % 13 != TEN_RANK]
         if sure:
             pick = self.cheapest(sure)
             if self.worth_spending(pick):

@@ -78,3 +78,29 @@ def test_bot_refuses_a_view_where_it_is_not_to_move() -> None:
         bot.choose(hand.view(other))
     with pytest.raises(ValueError, match="no bot"):
         choose_for_game("chess", hand.view(hand.to_move))
+
+
+@pytest.mark.parametrize("variant", ["rung", "single_sar", "hidden", "be_ranga", "hukum"])
+def test_bot_trump_count_agrees_with_cp_trumps_out(variant: str) -> None:
+    """The bot counts unseen trumps from the view as cp.trumps_out does (RULES.md trump
+    counting): every trump it has not seen fall, own trumps excepted."""
+    no_public = {"thirteenth": False, "claim82": False} if variant == "rung" else {}
+    rules = cp.Rules(variant, **no_public)
+    checked = 0
+    for i in range(6):
+        hand = cp.new_hand(rules, dealer=i % 4, seed=f"count-{variant}-{i}")
+        while not hand.is_over:
+            view = hand.view(hand.to_move)
+            # Public trumps in an opponent's hand still threaten us, so the bot counts
+            # them where trumps_out does not: compare where there are none.
+            hidden = view["hidden"] or {}
+            opponent_shown = view["turned_card"] or (
+                hidden.get("revealed") and (view["caller"] - view["seat"]) % 2
+            )
+            if view["phase"] == "play" and not opponent_shown:
+                play = bot._Play(view, view["legal_actions"])
+                if play.my_trump >= 0:
+                    assert play.unseen_trumps() == len(cp.trumps_out(view))
+                    checked += 1
+            hand = hand.apply(bot.choose(view))
+    assert checked > 50

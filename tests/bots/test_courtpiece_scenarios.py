@@ -256,6 +256,27 @@ def test_cp_ds_1_the_same_trick_without_piles_is_second_hand_low() -> None:
     assert choice(state) == "play:3H"
 
 
+# Seat 1 wins trick 1 with the ace of diamonds and leads again on its run, holding the
+# ace of spades and the king of diamonds (now the top diamond).
+ACES = make_deal(
+    "2C 3C 4C 5C 2D 6C 7C 8C 3D 4D 2H 3H 4H",
+    "AD KD AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
+    "5D 6D 7D 8D 9D TD JD QD KS QS 9C TC JC",
+    "5H 6H 7H 8H 9H TH JH QH KH AH QC KC AC",
+)
+
+
+@pytest.mark.parametrize(("ace_rule", "lead"), [(True, "play:KD"), (False, "play:AS")])
+def test_cp_ds_4_on_a_run_with_the_ace_rule_wins_with_a_king(ace_rule: bool, lead: str) -> None:
+    """A trick won with an ace takes no pile (CP-DS-4): on a run the bot leads its other
+    top card; without the rule its highest."""
+    state = new("double_sar", ACES, ace_rule=ace_rule)
+    state = act(state, "call:C play:2D play:AD play:5D play:5H")
+    assert state.to_move == 1
+    assert state.view(1)["run"]["seat"] == 1
+    assert choice(state) == lead
+
+
 # --- Hukum bidding (CP-HK-1..6) ---------------------------------------------------------------
 
 STRONG = "AS KS QS JS AH 2S 3S 2H 3H 4H 2D 3D 4D"
