@@ -50,7 +50,8 @@ def choose(view: Mapping[str, Any]) -> str:
     """An action for the seat whose view this is: one of its ``legal_actions``.
 
     ``view`` is ``cp.Match.view(seat)`` (the hand's view is under ``"hand"``) or
-    ``cp.Hand.view(seat)``. Raises ValueError when the seat has nothing to do."""
+    ``cp.Hand.view(seat)``. Raises ValueError when the seat has nothing to do. Never
+    returns ``timeout`` (it is never among a seat's legal actions)."""
     hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
     legal: list[str] = list(hv.get("legal_actions") or [])
     if not legal:
@@ -64,9 +65,11 @@ def choose(view: Mapping[str, Any]) -> str:
         action = _call(hv, legal)
     else:
         action = _Play(hv, legal).choose()
-    # Defensive: a table must never stall on a bot bug. Tests assert the rules above pick
-    # legal actions, so this line is not what makes them pass.
-    return action if action in legal else legal[0]
+    # Every rule above picks from ``legal``; a slip is a bug to hear about, not to hide
+    # behind a silent first-legal move (the playout tests rely on this being strict).
+    if action not in legal:
+        raise RuntimeError(f"bot chose {action!r}, which is not among {legal}")
+    return action
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -200,7 +203,6 @@ class _Play:
         if hidden.get("card") and not hidden.get("revealed") and self.caller == self.seat:
             self.hidden_card = CARD_INDEX[hidden["card"]]
             self.my_trump = self.hidden_card // 13
-        self.hidden_pending = bool(hidden.get("placed")) and not hidden.get("revealed")
         self.by_first_void = self.variant in ("be_ranga", "mendikot")
 
         played = 0
@@ -262,9 +264,6 @@ class _Play:
     # -- small facts
     def plays(self) -> list[int]:
         return [CARD_INDEX[a[5:]] for a in self.legal if a.startswith("play:")]
-
-    def team(self, seat: int) -> int:
-        return seat & 1
 
     def friend(self, seat: int) -> bool:
         return (seat - self.seat) % 2 == 0
@@ -412,9 +411,9 @@ class _Play:
         who, card, by_trump = self.winner(self.trick)
         if self.friend(who) and not self.beaten_later(card, by_trump, self.trick):
             return False
-        if self.caller == self.seat:
-            return True  # we know the trump and get the face-down card back to play
-        return not self.friend(who) or self.pos == 1
+        # The caller knows the trump and gets the face-down card back to play with; a
+        # partner whose card may yet be beaten is left to it rather than over-trumped.
+        return self.caller == self.seat or not self.friend(who)
 
     def follow(self) -> int:
         trick = self.trick
@@ -625,7 +624,8 @@ class _Play:
         return min(trumps)
 
     def lead_low(self, pool: Sequence[int]) -> int:
-        """Low from the longest suit (ties: the stronger suit); a bare honour is kept."""
+        """Low from the longest suit (ties: the stronger suit), avoiding suits an opponent
+        can trump and, in Mendikot, our tens."""
 
         def suit_key(s: int) -> tuple[int, int, int]:
             mine = _suit_cards(self.hand, s)
