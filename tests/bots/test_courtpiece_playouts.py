@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from game.bots import choose as choose_for_game
 from game.bots import courtpiece as bot
 from game.engine import courtpiece as cp
-from tests.bots.helpers import BOT, option_sets, play_hand
+from tests.bots.helpers import BOT, option_sets, play_hand, random_legal
 
 CASES = [(v, o) for v in cp.VARIANTS for o in option_sets(v)]
 
@@ -31,6 +32,20 @@ def test_bot_at_every_seat_plays_legal_actions_until_the_hand_ends(
         assert hand.result is not None
         kinds.add(hand.result.kind)
     assert kinds
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), CASES, ids=[f"{v}-{o}" for v, o in CASES]
+)
+def test_bot_among_random_players_stays_legal(variant: str, options: dict[str, Any]) -> None:
+    """Random partners and opponents reach positions a bot table never would (odd asks,
+    early reveals, wild bids): the bot's choice is still always legal."""
+    rules = cp.Rules(variant, **options)
+    for i in range(15):
+        rng = random.Random(i)
+        seats = [BOT if (i + 1) >> s & 1 else random_legal(rng) for s in range(4)]
+        hand, _ = play_hand(rules, f"mixed-{variant}-{i}", seats, dealer=i % 4)
+        assert hand.is_over
 
 
 @pytest.mark.parametrize("variant", list(cp.VARIANTS))
