@@ -73,13 +73,30 @@ def test_cp_7_over_trumps_cheaply() -> None:
     assert choice(state) == "play:9S"  # the nine beats it; the ten is not needed
 
 
-def test_trump_count_uses_the_fallen_trumps() -> None:
-    """With the only higher trumps fallen, seat 0's queen of trumps is a sure winner: as
-    leader with the top trump and two trumps out, it draws trumps."""
+def test_leads_trumps_from_a_top_sequence_when_strong() -> None:
     state = rung(RUNG, "call:S")
-    view = state.view(0)
-    assert len(cp.trumps_out(view)) == 9  # 13 less its own four
+    assert len(cp.trumps_out(state.view(0))) == 9  # 13 less its own four
     assert choice(state) == "play:JS"  # A K Q J are equal: the lowest of them
+
+
+# Seat 0 calls spades with A K Q J T; seat 1 holds one trump, seat 3 none, partner seven.
+TRUMPS = make_deal(
+    "AS KS QS JS TS 2H 3H 4H 5H AD KD 2C 3C",
+    "9S 6H 7H 8H 9H TH 2D 3D 4D 5D 4C 5C 6C",
+    "8S 7S 6S 5S 4S 3S 2S JH QH 6D 7D 8D 9D",
+    "KH AH TD JD QD 7C 8C 9C TC JC QC KC AC",
+)
+
+
+def test_counts_trumps_and_stops_drawing_when_the_opponents_have_none() -> None:
+    """Trump counting (RULES.md): a player who does not follow a trump lead is out of
+    trumps. After seat 3 and then seat 1 show out, the trumps still unseen can only be
+    partner's, so the bot cashes a side winner instead of drawing partner's trumps."""
+    state = rung(TRUMPS, "call:S play:AS play:9S play:2S play:7C")  # seat 3 shows out
+    assert choice(state)[-1] == "S"  # seat 1 may still hold one: keep drawing
+    state = act(state, "play:KS play:4C play:3S play:8C")  # seat 1 shows out too
+    assert len(cp.trumps_out(state.view(0))) == 5  # all in partner's hand
+    assert choice(state) == "play:KD"  # A K of diamonds: the lower of two equals
 
 
 # --- calling trump from five (CP-4, CP-11a, CP-RUNG-1, CP-SS-4) ------------------------------
