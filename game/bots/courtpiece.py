@@ -9,7 +9,8 @@ its face-down card. From those it keeps count the way a careful player does:
   when no unseen card of its suit is higher (so its holder wins with it unless trumped);
 * **voids**: a seat that did not follow a suit has none of it (the Hidden Rung caller's
   face-down card is the one exception, CP-HID-2, so that inference is skipped for them);
-* **trumps out**: unseen trumps, as ``cp.trumps_out`` counts them.
+* **trumps out**: unseen trumps, as ``cp.trumps_out`` counts them (a public trump in an
+  opponent's hand, such as the revealed Hidden Rung card, still counts as a threat).
 
 Play is a small set of card-player's rules, in this order: a partner who is surely winning
 is left alone (and gets a Mendikot ten thrown on the trick); otherwise the bot wins as
@@ -17,10 +18,15 @@ cheaply as it surely can (lowest boss of the led suit, lowest trump that holds),
 "second hand low, third hand high" when nothing is sure, and otherwise throws its least
 useful card. Leads cash bosses, draw trumps when the hand is strong in them, give partner
 a ruff, and otherwise lead low from the longest side suit. Variant purpose sits on top:
-Double Sar values each trick by the pile it would take (CP-DS-1/4), Mendikot by its tens
-(CP-MK-1), Hidden Rung decides when to ask and when to reveal (CP-HID-4/5/6), Be-Ranga and
+Double Sar values each trick by the pile it would take (CP-DS-1/4): a run-holder's
+partner is never overtaken, an opponent on a run is stopped, trumps are kept for the last
+seat, a run is pressed with a non-ace under the ace rule; Mendikot by its tens (CP-MK-1):
+thrown on partner's sure trick, kept off the opponents', won with when sure; Hidden Rung
+decides when to ask and when to reveal (CP-HID-4/5/6), Be-Ranga and
 Mendikot fix trump with the bot's best suit (CP-BR-1), Rung claims all 13 only when it is
-certain (CP-RUNG-5), Hukum bids from a five-card point count (CP-HK-1/2/6).
+certain (CP-RUNG-5), Hukum bids from a five-card point count (CP-HK-1/2/6). Thresholds
+were set by duplicate self-play (each deal played twice, the teams swapped); the comments
+beside them give the figures.
 
 Everything is deterministic: ties are broken by a fixed order (higher rank, then suit
 order S H D C), so the same view always gives the same action.
@@ -34,7 +40,6 @@ from typing import Any
 from game.engine.courtpiece.cards import ACE_RANK, CARD_INDEX, CARD_STR, SUIT_MASK, SUITS, TEN_RANK
 
 FULL = (1 << 52) - 1
-JACK_RANK = TEN_RANK + 1
 # High-card points (A 4, K 3, Q 2, J 1), indexed by rank 2..A = 0..12.
 HCP = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4)
 
