@@ -18,8 +18,8 @@ cheaply as it surely can (lowest boss of the led suit, lowest trump that holds),
 "second hand low, third hand high" when nothing is sure, and otherwise throws its least
 useful card. Leads cash bosses, draw trumps when the hand is strong in them, give partner
 a ruff, and otherwise lead low from the longest side suit. Variant purpose sits on top:
-Double Sar values each trick by the pile it would take (CP-DS-1/4): a run-holder's
-partner is never overtaken, an opponent on a run is stopped, trumps are kept for the last
+Double Sar values each trick by the pile it would take (CP-DS-1/4): a partner on a
+run is never overtaken, an opponent on a run is stopped, trumps are kept for the last
 seat, a run is pressed with a non-ace under the ace rule; Mendikot by its tens (CP-MK-1):
 thrown on partner's sure trick, kept off the opponents', won with when sure; Hidden Rung
 decides when to ask and when to reveal (CP-HID-4/5/6), Be-Ranga and
