@@ -55,17 +55,18 @@ def play_hand(
 
 
 def team_record(
-    variant: str, n: int, policy: Policy, seed: str = "strength"
+    variant: str, n: int, policy: Policy, seed: str = "strength", **options: Any
 ) -> tuple[float, tuple[int, int]]:
     """``policy`` plays one team, random legal play the other, over ``n`` seeded hands.
 
-    The team alternates between {0, 2} and {1, 3} and the dealer turns, so neither side
-    always calls first. Returns (share of decided hands won, points for and against)."""
-    rules = cp.Rules(variant)
+    The dealer turns every hand and the team every four hands, so each team deals and
+    calls first from every seat equally often. Returns (share of decided hands won,
+    points for and against)."""
+    rules = cp.Rules(variant, **options)
     won = lost = 0
     points = [0, 0]
     for i in range(n):
-        team = i % 2
+        team = (i // 4) % 2  # with dealer i % 4: (i % 2) would never let it call first
         other = random_legal(random.Random(i))
         seats = [policy if s % 2 == team else other for s in range(4)]
         hand, _ = play_hand(rules, f"{seed}-{i}", seats, dealer=i % 4)
