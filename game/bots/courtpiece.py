@@ -390,12 +390,15 @@ class _Play:
         (no one can hold more than 13 - 7) before the side suits are cashed."""
         if self.trump < 0:
             return False
+        # Every card not ours and not played counts, partner's too: a trick partner wins
+        # hands them the lead, and their play is not ours to promise.
+        others = FULL & ~self.hand & ~self.played
         for s in range(4):
             mine = self.hand & SUIT_MASK[s]
             if not mine:
                 continue
             lowest = mine & -mine
-            if self.unseen & SUIT_MASK[s] & ~(lowest - 1) & ~mine:
+            if others & SUIT_MASK[s] & ~(lowest - 1):
                 return False  # some card of this suit beats our lowest
         trumps = (self.hand & SUIT_MASK[self.trump]).bit_count()
         return trumps >= 7 or trumps == 13 - (self.played & SUIT_MASK[self.trump]).bit_count()
