@@ -330,12 +330,13 @@ def _pips(lay: _Layout, pips: tuple[int, int]) -> str:
     label = escape(_("Pips"))
     out = []
     for mine, n in ((True, pips[0]), (False, pips[1])):
-        y = FIELD_BOTTOM - 36 if mine else FIELD_TOP + 20
+        # room above the number for Nastaliq's tall letters
+        y = FIELD_BOTTOM - 40 if mine else FIELD_TOP + 22
         out.append(
             f'<text x="{cx:g}" y="{y:g}" text-anchor="middle" font-size="15" '
             f'fill="{PAPER}">{label}</text>'
             f'<text class="bg-pips" data-side="{"mine" if mine else "theirs"}" x="{cx:g}" '
-            f'y="{y + 24:g}" text-anchor="middle" font-size="21" font-weight="700" '
+            f'y="{y + 30:g}" text-anchor="middle" font-size="21" font-weight="700" '
             f'font-family="{LATIN_FONT}" fill="{PAPER}">{n}</text>'
         )
     return "".join(out)

@@ -214,6 +214,24 @@ class Turn:
         """Only one legal play: the steps can still be clicked, or it can be played at once."""
         return len(self._plays) == 1
 
+    @property
+    def rest_forced(self) -> bool:
+        """Only one play can still be reached from here (a forced play, or the rest of a
+        turn whose first steps decided it): ``finish()`` plays it."""
+        if self.complete:
+            return False
+        return len(self._tree.reach(self.board, self.remaining, len(self.steps))) == 1
+
+    def finish(self) -> Turn:
+        """The turn completed along the one play still reachable (StepError if several)."""
+        if not self.rest_forced:
+            raise StepError("more than one play is still possible: choose the steps")
+        t = self
+        while not t.complete:
+            step = self._tree.ok_steps(t.board, t.remaining, len(t.steps))[0]
+            t = t._with((*t.steps, step))
+        return t
+
     def movable(self) -> dict[int, tuple[Target, ...]]:
         """Source point -> where its checker may go now (single steps first, then a
         checker's combined moves), highest source first. Empty once complete."""

@@ -181,8 +181,25 @@ def test_bg_6_only_the_higher_die_when_only_one_can_be_played() -> None:
 
 def test_bg_6_forced_play() -> None:
     p = pos({24: 1, 1: 14}, {13: 2, 23: 13})
-    assert Turn(p, (6, 5)).forced
-    assert not Turn(bg.Position.start(), (6, 5)).forced
+    t = Turn(p, (6, 5))
+    assert t.forced and t.rest_forced
+    assert t.finish().notation == "24/18"
+    start = Turn(bg.Position.start(), (6, 5))
+    assert not start.forced and not start.rest_forced
+    with pytest.raises(StepError, match="more than one"):
+        start.finish()
+
+
+def test_the_rest_of_a_turn_can_be_forced_by_its_first_step() -> None:
+    # 6-1 from the stranding example: once 10/4 is played, only 1/off is left
+    p = pos({10: 1, 1: 14}, {3: 2, 19: 13})
+    t = Turn(p, (6, 1))
+    assert t.rest_forced  # 10/4 1/off is the only play
+    half = t.move(10, 4)
+    assert half.rest_forced and half.finish().notation == t.finish().notation
+    # with doubles: after 24/18(2) at the start with 6-6, the rest is still a choice
+    d = Turn(bg.Position.start(), (6, 6)).move(24, 18).move(24, 18)
+    assert not d.rest_forced
 
 
 def test_bg_8_the_bar_enters_before_anything_else() -> None:
