@@ -153,16 +153,16 @@ class Turn:
         pos: bg.Position,
         dice: Sequence[int],
         steps: Iterable[Sequence[int]] = (),
-        *,
-        _tree: _Tree | None = None,
     ) -> None:
         if not isinstance(pos, bg.Position):
             raise TypeError("pos must be a bg.Position")
         d = tuple(dice)
-        self._plays = bg.legal_plays(pos, d)  # validates the dice
+        if len(d) != 2:
+            raise ValueError(f"dice are two numbers 1..6, not {dice!r}")
+        self._plays = bg.legal_plays(pos, (d[0], d[1]))  # validates the dice
         self.pos = pos
         self.dice: tuple[int, int] = (d[0], d[1])
-        self._tree = _tree or _Tree(pos, self.dice, self._plays)
+        self._tree = _Tree(pos, self.dice, self._plays)
         self.steps: tuple[Step, ...] = ()
         turn = self._with(())  # a scratch copy: nothing is cached on self before its steps
         for raw in steps:
@@ -309,14 +309,14 @@ class _Tree:
             (p.after.mine, p.after.theirs): p for p in plays
         }
         self.depth = max((len(p.moves()) for p in plays), default=0)
-        self._memo: dict[tuple[_Board, tuple[int, ...], int], frozenset] = {}
+        self._memo: dict[tuple[_Board, tuple[int, ...], int], frozenset[tuple[int, int]]] = {}
         self._ok: dict[tuple[_Board, tuple[int, ...], int], list[Step]] = {}
-        self._targets: dict[tuple[_Board, tuple[int, ...], int], dict] = {}
+        self._targets: dict[tuple[_Board, tuple[int, ...], int], dict[int, tuple[Target, ...]]] = {}
 
     def finished(self, board: _Board, depth: int) -> bg.Play | None:
         return self.results.get(_key(board)) if depth == self.depth else None
 
-    def reach(self, board: _Board, left: tuple[int, ...], depth: int) -> frozenset:
+    def reach(self, board: _Board, left: tuple[int, ...], depth: int) -> frozenset[tuple[int, int]]:
         """The results (keys) reachable from here by legal single steps."""
         memo_key = (board, left, depth)
         got = self._memo.get(memo_key)
@@ -408,7 +408,7 @@ class _Tree:
         """One checker using two or more dice in one click (24/13 with 6-5). Offered only
         where every route to that point ends in the same play: 24/13 with a blot on 18
         and an open 19 hits or not depending on the route, so it is two clicks."""
-        routes: dict[int, list[tuple[tuple[Step, ...], frozenset]]] = {}
+        routes: dict[int, list[tuple[tuple[Step, ...], frozenset[tuple[int, int]]]]] = {}
 
         def walk(b: _Board, lf: tuple[int, ...], d: int, at: int, path: tuple[Step, ...]) -> None:
             for s in self.ok_steps(b, lf, d):

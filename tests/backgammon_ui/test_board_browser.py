@@ -42,6 +42,10 @@ def test_keyboard_pick_and_move(browser, tmp_path: Path) -> None:
     # Tab reaches the first movable checker; arrows go between checkers
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.from") == "24"
+    # the focus is visible: the checker's ring turns solid amber
+    ring = "getComputedStyle(document.activeElement.querySelector('.bg-ring'))"
+    assert page.evaluate(f"{ring}.stroke") == "rgb(216, 155, 0)"
+    assert page.evaluate(f"{ring}.strokeDasharray") == "none"
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.dataset.from") == "13"
     page.keyboard.press("ArrowLeft")
