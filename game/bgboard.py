@@ -30,6 +30,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from game.bgmoves import BAR, OFF, Target, Turn
 from game.engine import backgammon as bg
@@ -142,6 +143,13 @@ def describe_step(src: int, dst: int, hit: bool = False) -> str:
     if hit:
         return _("%(from)s to %(to)s, hitting a blot") % {"from": src, "to": dst}
     return _("%(from)s to %(to)s") % {"from": src, "to": dst}
+
+
+def describe_play(notation: str) -> str:
+    """A whole play in words, one checker movement after another ("24 to 18, 13 to 8")."""
+    segments = bg.parse_notation(notation)
+    # a list separator, not a sentence: each item is a translated sentence of its own
+    return pgettext("list separator", "; ").join(describe_step(a, b, h) for a, b, h in segments)
 
 
 def describe_target(t: Target) -> str:
@@ -538,7 +546,7 @@ def announcement(view: Mapping[str, Any], turn: Turn | None = None) -> str:
                     "light": _("Light"),
                     "dark": _("Dark"),
                 }[_who(view, seat)],
-                "move": action[5:],
+                "move": describe_play(action[5:]),
             }
     return ""
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from hypothesis import given, settings
 
-from game.bgboard import board_svg, describe_step, render_board
+from game.bgboard import board_svg, describe_play, describe_step, render_board
 from game.bgmoves import Turn
 from game.engine import backgammon as bg
 from game.engine import fair
@@ -241,8 +241,11 @@ def test_aria_live_says_the_roll_and_each_step() -> None:
         assert describe_step(25, 20, True) == "Bar to 20, hitting a blot"
         assert describe_step(6, 0) == "6 off"
         g2 = g.apply("move:24/13")
-        assert ">You played 24/13<" in render_board(g2.view(0))
-        assert ">Light played 24/13<" in render_board(g2.view(None))
+        assert ">You played 24 to 13<" in render_board(g2.view(0))
+        assert ">Light played 24 to 13<" in render_board(g2.view(None))
+        assert describe_play("24/18*/13 6/5(2)") == (
+            "24 to 18, hitting a blot; 18 to 13; 6 to 5; 6 to 5"
+        )
 
 
 def test_undo_and_confirm_buttons() -> None:
