@@ -366,11 +366,11 @@ def _frame(lay: _Layout) -> str:
         if point <= 12:
             tip, base, ny = FIELD_BOTTOM - PH + 8, FIELD_BOTTOM, FIELD_BOTTOM + 19
         else:
-            tip, base, ny = FIELD_TOP + PH - 8, FIELD_TOP, FIELD_TOP - 6
+            tip, base, ny = FIELD_TOP + PH - 8, FIELD_TOP, FIELD_TOP - 5
         parts.append(
             f'<polygon points="{x - PW / 2 + 1:g},{base} {x + PW / 2 - 1:g},{base} {x:g},{tip}" '
             f'fill="{colour}"/>'
-            f'<text class="bg-num" x="{x:g}" y="{ny}" text-anchor="middle" font-size="17" '
+            f'<text class="bg-num" x="{x:g}" y="{ny}" text-anchor="middle" font-size="19" '
             f'font-family="{LATIN_FONT}" fill="{PAPER}">{point}</text>'
         )
     return "".join(parts)
@@ -390,6 +390,17 @@ def _top_of(lay: _Layout, board: _Board, src: int) -> tuple[float, float]:
     return lay.x(src), _checker_y(src, min(board.mine[src], 5) - 1)
 
 
+def _hit_area(lay: _Layout, src: int) -> str:
+    """The whole half-point (or the viewer's half of the bar) takes the click, so the
+    target stays large on a phone, where a checker is a few millimetres wide."""
+    if src == BAR:
+        x, y, w, h = lay.bar_x, MID_Y, BAR_W, FIELD_H / 2
+    else:
+        x, w, h = lay.x(src) - PW / 2, PW, PH
+        y = FIELD_TOP if src > 12 else FIELD_BOTTOM - PH
+    return f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="transparent"/>'
+
+
 def _interactive(lay: _Layout, board: _Board, turn: Turn, selected: int | None) -> str:
     srcs, dsts = [], []
     for src, targets in turn.movable().items():
@@ -403,7 +414,7 @@ def _interactive(lay: _Layout, board: _Board, turn: Turn, selected: int | None) 
             f'aria-pressed="{pressed}" aria-label="{escape(where)}">'
             f'<circle class="bg-ring" cx="{x:g}" cy="{y:g}" r="{R + 3}" fill="none" '
             f'stroke="{FOCUS}" stroke-width="4"/>'
-            f'<circle cx="{x:g}" cy="{y:g}" r="{R + 3}" fill="transparent"/></g>'
+            f"{_hit_area(lay, src)}</g>"
         )
         # several targets at one place (bearing off with one die or another, or with
         # both): side by side, each with its dice
