@@ -1,0 +1,3 @@
+"""The browser fixtures (Debian's Chromium through Playwright) shared with tests/browser."""
+
+from tests.browser.conftest import artifacts_dir, browser  # noqa: F401
