@@ -25,6 +25,7 @@ __all__ = ["Hand", "HandResult", "IllegalAction", "new_hand", "unwind"]
 
 NO_CARD = -1
 _BIT = tuple(1 << c for c in range(52))
+_ALL_BUT = tuple(FULL_DECK ^ bit for bit in _BIT)
 
 # Play actions for every 13-bit pattern of one suit, built at import (~30k small tuples,
 # a few MB): legal-move generation is then a few shifts and list indexings instead of a
@@ -200,12 +201,15 @@ class Hand:
             _TRANSITIONS[kind](new, arg)
             return new
         # Playing a card is most of every hand: done inline (bots search through here).
-        hands = list(state["hands"])
-        hands[actor] &= ~_BIT[arg]
-        d["hands"] = (hands[0], hands[1], hands[2], hands[3])
+        # A card is in one hand only, so clearing its bit in all four clears it in the
+        # player's: cheaper than copying the tuple into a list to change one entry.
+        keep = _ALL_BUT[arg]
+        h0, h1, h2, h3 = state["hands"]
+        d["hands"] = (h0 & keep, h1 & keep, h2 & keep, h3 & keep)
         trick = state["trick"] + (arg,)
         suit = arg // 13
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             d["led"] = suit
             d["trick_leader"] = actor
         elif (
@@ -216,8 +220,8 @@ class Hand:
             # CP-BR-1: the first card played by a void player fixes trump, and is a trump
             # in its own trick.
             d["tsuit"] = suit
-            d["trump_from"] = len(trick) - 1
-        if len(trick) < 4:
+            d["trump_from"] = n - 1
+        if n < 4:
             d["trick"] = trick
             d["to_move"] = (actor + 1) & 3
         else:
