@@ -5,7 +5,7 @@ For every hand: legal actions are never empty until the end; every legal action 
 the old state is unchanged by apply; results and points agree with the tricks and the
 variant's rules; replaying the history gives the same state; and no view — serialised to
 JSON — holds a card its seat may not know. The secrecy model here is written from
-RULES.md independently of the engine's own bookkeeping (CP-4, CP-RUNG-1, CP-RUNG-5,
+docs/RULES.md independently of the engine's own bookkeeping (CP-4, CP-RUNG-1, CP-RUNG-5,
 CP-SS-4, CP-HID-1, CP-HID-7, CP-HID-8).
 """
 
@@ -33,7 +33,7 @@ RANKS = "23456789TJQKA"
 BID_TOKEN = re.compile(r'bid:\d+[SHDC]|"bid": "(\d+[SHDC]|pass)"')
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[AKQJT2-9][SHDC](?![A-Za-z0-9])")
 
-# The result kinds each variant can give, from RULES.md (CP-RUNG-3/5/5a, CP-SS-3/5,
+# The result kinds each variant can give, from docs/RULES.md (CP-RUNG-3/5/5a, CP-SS-3/5,
 # CP-HID-9, CP-DS-3, CP-BR-2, CP-MK-1, CP-HK-6/9), written apart from the engine's own
 # declarations (Variant.kinds), which test_declared_kinds_match_the_rules compares.
 KINDS = {
@@ -219,7 +219,7 @@ def test_every_variant_and_option_set_is_played() -> None:
 
 @pytest.mark.parametrize("name", sorted(KINDS))
 def test_declared_kinds_match_the_rules(name: str) -> None:
-    """Each variant declares exactly the kinds RULES.md lets it give (a Rung hand is never
+    """Each variant declares exactly the kinds docs/RULES.md lets it give (a Rung hand is never
     kot, a Hukum hand never gone_kot)."""
     assert cp.VARIANTS[name].kinds == KINDS[name]
 

@@ -1,4 +1,4 @@
-"""Hukum with bidding (RULES.md CP-HK-1 … CP-HK-6, CP-HK-9). Seat 3 deals, so seat 0 bids
+"""Hukum with bidding (docs/RULES.md CP-HK-1 … CP-HK-6, CP-HK-9). Seat 3 deals, so seat 0 bids
 first. Scores across hands (CP-HK-7) and the next dealer (CP-HK-8) are in
 test_rules_match.py.
 
