@@ -22,12 +22,13 @@ HIDE_ACTION: tuple[str, ...] = tuple(f"hide:{c}" for c in CARD_STR)
 CALL_ACTION: tuple[str, ...] = tuple(f"call:{s}" for s in SUITS)
 
 
-def _bid_code(tricks: int, suit: int) -> int:
+def bid_code(tricks: int, suit: int) -> int:
+    """The argument of ``bid:<tricks><suit>``."""
     return tricks * 4 + suit
 
 
 BID_ACTION: dict[int, str] = {
-    _bid_code(n, s): f"bid:{n}{SUITS[s]}" for n in range(7, 14) for s in range(4)
+    bid_code(n, s): f"bid:{n}{SUITS[s]}" for n in range(7, 14) for s in range(4)
 }
 
 # kind -> argument: a card for play/hide, a suit for call, tricks * 4 + suit for bid.

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from .actions import BID, CALL, CALL_ACTION, HIDE_ACTION, PLAY
 from .cards import ACE_RANK, TEN_RANK, TENS_MASK
@@ -40,15 +40,16 @@ NO_KINDS: frozenset[str] = frozenset()
 @dataclass(frozen=True)
 class NameSuit:
     """The first chooser names trump from the suits of their first five cards
-    (CP-RUNG-1, CP-SS-4, CP-HK-9)."""
+    (CP-RUNG-1, CP-SS-4, CP-HK-9). The other callings below specialise it."""
 
     may_pass: bool = False  # CP-SS-4: the one pass to partner
     timers: bool = False  # CP-SS-4a: a timeout while calling has a meaning
     thirteenth: bool = False  # CP-RUNG-1: "trump is the suit of my 13th card"
     redeal: bool = False  # CP-RUNG-1: a redeal when no first-five card beats a ten
-    first_phase: str = CALL
-    hides: bool = False  # the trump card lies face down (CP-HID)
-    trump_by_first_void: bool = False  # trump is fixed during play (CP-BR-1, CP-MK-2)
+    # What kind of calling this is (not parameters: each subclass sets its own).
+    first_phase: ClassVar[str] = CALL  # the phase a new hand starts in
+    hides: ClassVar[bool] = False  # the trump card lies face down (CP-HID)
+    trump_by_first_void: ClassVar[bool] = False  # fixed during play (CP-BR-1, CP-MK-2)
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -57,14 +58,19 @@ class NameSuit:
     def actions(self, hand: Hand, seat: int) -> tuple[str, ...]:
         """The call-phase actions of ``seat`` (the partner after a pass, CP-SS-4)."""
         five = hand.deals[seat][:5]
-        out = [CALL_ACTION[s] for s in sorted({c // 13 for c in five})]
+        suits = sorted({c // 13 for c in five})
+        return (*(CALL_ACTION[s] for s in suits), *self._others(hand, five))
+
+    def _others(self, hand: Hand, five: tuple[int, ...]) -> list[str]:
+        """What may be done instead of naming trump (CP-RUNG-1, CP-SS-4)."""
+        out = []
         if self.thirteenth:
             out.append("thirteenth")
         if self.redeal and all(c % 13 <= TEN_RANK for c in five):
             out.append("redeal")
         if self.may_pass and not hand.passed:
             out.append("pass")
-        return tuple(out)
+        return out
 
     def partner_timeout(self, hand: Hand) -> None:
         """CP-SS-4: the partner's clock ran out: the first chooser's 6th card is turned up
@@ -76,13 +82,11 @@ class NameSuit:
 class HideCard(NameSuit):
     """Hidden Rung: the caller places one of their first five face down (CP-HID-1)."""
 
-    hides: bool = True
+    hides: ClassVar[bool] = True
 
     def actions(self, hand: Hand, seat: int) -> tuple[str, ...]:
-        out = [HIDE_ACTION[c] for c in sorted(hand.deals[seat][:5], reverse=True)]
-        if self.may_pass and not hand.passed:
-            out.append("pass")
-        return tuple(out)
+        five = hand.deals[seat][:5]
+        return (*(HIDE_ACTION[c] for c in sorted(five, reverse=True)), *self._others(hand, five))
 
     def partner_timeout(self, hand: Hand) -> None:
         """CP-HID-7: the first chooser's 6th card is placed face down, unseen by all."""
@@ -94,8 +98,8 @@ class NoCall(NameSuit):
     """Be-Ranga and Mendikot: nobody calls; the player after the dealer leads and the
     first card a void player plays fixes trump (CP-BR-1, CP-BR-2, CP-MK-2)."""
 
-    first_phase: str = PLAY
-    trump_by_first_void: bool = True
+    first_phase: ClassVar[str] = PLAY
+    trump_by_first_void: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class Bidding(NameSuit):
     """Hukum: a round of bids decides trump (CP-HK-1..5); if all pass the first bidder
     names trump from their five (the call phase, CP-HK-4)."""
 
-    first_phase: str = BID
+    first_phase: ClassVar[str] = BID
 
 
 # ---------------------------------------------------------------------------- ending
@@ -172,7 +176,7 @@ class _Outcome:
     def of(cls, hand: Hand) -> _Outcome:
         won = hand.won
         winner = 0 if won[0] > won[1] else 1
-        caller = hand.caller if hand.caller is not None and hand.caller >= 0 else None
+        caller = hand.caller  # None when nobody called (Be-Ranga, Mendikot)
         caller_team = None if caller is None else caller & 1
         return cls(won, winner, won[1 - winner] == 0, caller, caller_team)
 

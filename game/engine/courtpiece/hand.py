@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import fair
 from ..protocol import IllegalAction, check_turn
-from .actions import BID, BID_ACTION, CALL, OVER, PARSE, PLAY, PLAY_ACTION, parse
+from .actions import BID, BID_ACTION, CALL, OVER, PARSE, PLAY, PLAY_ACTION, bid_code, parse
 from .cards import CARD_INDEX, CARD_STR, FULL_DECK, SUIT_MASK, SUIT_NAMES, SUITS, display_order
 from .results import HandResult
 from .rules import Rules
@@ -266,7 +266,8 @@ class Hand:
 
     def _legal_bid(self) -> tuple[str, ...]:
         high = self.contract[0] if self.contract else 6  # CP-HK-2: higher numbers only
-        return (*(BID_ACTION[n * 4 + s] for n in range(high + 1, 14) for s in range(4)), "pass")
+        bids = (BID_ACTION[bid_code(n, s)] for n in range(high + 1, 14) for s in range(4))
+        return (*bids, "pass")
 
     def _legal_play(self) -> tuple[str, ...]:
         d = self.__dict__
