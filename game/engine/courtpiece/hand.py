@@ -691,23 +691,28 @@ _INITIAL: dict[str, Any] = {
 }
 
 
-def _check_deal(deal: Sequence[Sequence[str]]) -> Deal:
+def _check_deal(deal: Sequence[Sequence[str]]) -> tuple[Deal, tuple[int, int, int, int]]:
+    """The deal as card ints, and each seat's cards as a mask; ValueError if it is not 52
+    distinct cards, 13 to a seat. (Part of every hand's cost, hence map() and sum() over
+    small ints, which stay in C.)"""
     if len(deal) != 4 or any(len(cards) != 13 for cards in deal):
         raise ValueError("a deal is four lists of 13 cards, one per seat")
     try:  # fast path: canonical card strings
-        out = tuple([tuple([CARD_INDEX[c] for c in cards]) for cards in deal])
+        rows = tuple([tuple(map(CARD_INDEX.__getitem__, cards)) for cards in deal])
     except (KeyError, TypeError):
-        out = tuple(
+        rows = tuple(
             tuple(_card_in_deal(text, seat) for text in cards) for seat, cards in enumerate(deal)
         )
-    if sum([_BIT[c] for row in out for c in row]) != FULL_DECK:  # 52 distinct cards
+    m0, m1, m2, m3 = [sum(map(_BIT.__getitem__, row)) for row in rows]
+    # 52 powers of two add up to 52 one-bits only if no two are equal (no carries).
+    if m0 + m1 + m2 + m3 != FULL_DECK:
         seen: set[int] = set()
-        for row in out:
+        for row in rows:
             for c in row:
                 if c in seen:
                     raise ValueError(f"card {CARD_STR[c]} is dealt twice")
                 seen.add(c)
-    return out
+    return rows, (m0, m1, m2, m3)
 
 
 def _card_in_deal(text: object, seat: int) -> int:
@@ -738,14 +743,14 @@ def new_hand(
     if seed is not None:
         deal = fair.deal(seed, list(client_seeds), n)
     assert deal is not None
-    deals = _check_deal(deal)
+    deals, hands = _check_deal(deal)
     h = object.__new__(Hand)
     values = h.__dict__
     values.update(_INITIAL)
     values["rules"] = rules
     values["dealer"] = dealer
     values["deals"] = deals
-    values["hands"] = tuple([sum([_BIT[c] for c in row]) for row in deals])
+    values["hands"] = hands
     values["to_move"] = (dealer + 1) % 4  # CP-3: the first chooser (CP-BR-2: the leader)
     values["phase"] = rules.calling.first_phase  # call, bid (CP-HK-1) or play (CP-BR-2)
     return h

@@ -8,7 +8,8 @@ next and how the match is won are the variant's pieces (``rules.succession``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from .. import fair
@@ -46,7 +47,8 @@ def _positive(name: str, value: object) -> int:
 
 
 class Match:
-    """``Match(rules, seed=…)``: a whole match. Immutable; ``apply`` returns a new one."""
+    """``Match(rules, seed=…)``: a whole match. Immutable (its mappings are read-only
+    views); ``apply`` returns a new one."""
 
     __slots__ = (
         "_log",
@@ -69,10 +71,10 @@ class Match:
     _seeds: tuple[str, ...] | None  # with chain=N: the server seed of every hand
     client_seeds: tuple[str, ...]
     target: int
-    toss: list[dict[int, str]]  # CP-11: the draws, round by round
+    toss: tuple[Mapping[int, str], ...]  # CP-11: the draws, round by round ({seat: card})
     toss_winner: int
     scores: tuple[int, int]
-    tally: dict[str, tuple[int, int]]  # result kind -> hands of that kind won per team
+    tally: Mapping[str, tuple[int, int]]  # result kind -> hands of that kind won per team
     hands: tuple[Hand, ...]  # the finished hands, redeals included
     winner: int | None
     deal_count: int  # hands dealt so far, the current one included
@@ -104,10 +106,10 @@ class Match:
             _seeds=seeds,
             client_seeds=tuple(client_seeds),
             target=target,
-            toss=rounds,
+            toss=tuple(MappingProxyType(r) for r in rounds),
             toss_winner=winner_seat,
             scores=(0, 0),
-            tally={},
+            tally=MappingProxyType({}),
             hands=(),
             winner=None,
             deal_count=0,
@@ -199,7 +201,7 @@ class Match:
         won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
         self._set(
             scores=scores,
-            tally={**self.tally, kind: won},
+            tally=MappingProxyType({**self.tally, kind: won}),
             winner=self.rules.measure.winner(scores, self.target),
         )
 

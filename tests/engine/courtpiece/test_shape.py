@@ -99,7 +99,11 @@ def test_match_refuses_attribute_writes_like_hand() -> None:
     ):
         with pytest.raises(AttributeError):
             setattr(state, name, value)
-    assert match.scores == (0, 0) and match.winner is None
+    with pytest.raises(TypeError):
+        match.tally["win"] = (1, 0)  # type: ignore[index]
+    with pytest.raises(TypeError):
+        match.toss[0][0] = "AS"  # type: ignore[index]
+    assert match.scores == (0, 0) and match.winner is None and dict(match.tally) == {}
 
 
 def test_every_hand_field_is_declared_with_a_type() -> None:
