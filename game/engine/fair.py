@@ -38,7 +38,7 @@ only, so a player can copy it):
 
 ``n`` is the counter: the hand number in a match, the roll number in a game. The deal's
 seat lists are in the order the cards were received, so ``deal[s][:5]`` are seat s's
-first-round cards and ``deal[s][12]`` its thirteenth card (RULES.md CP-4).
+first-round cards and ``deal[s][12]`` its thirteenth card (docs/RULES.md CP-4).
 
 **A hash chain, so every hand can be checked the moment it ends.** A live table does not
 wait for the end of a match to reveal its seed: it draws one secret ``top`` and derives

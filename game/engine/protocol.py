@@ -37,7 +37,8 @@ class GameState(Protocol):
 
     @property
     def result(self) -> Any:
-        """None until the game is over; then the game's result object."""
+        """None until the game is over; then the game's result object (Court Piece:
+        ``courtpiece.HandResult`` for a hand, ``courtpiece.MatchResult`` for a match)."""
         ...
 
     @property

@@ -39,7 +39,7 @@ def find_reneges(
             face_down[seat] = card
         elif kind == "timeout":
             timeouts += 1
-            if timeouts == 2 and rules is not None and rules.spec.calling == "hidden":
+            if timeouts == 2 and rules is not None and rules.calling.hides:
                 card = card_index(deal[first_chooser][5])
                 holdings[first_chooser].discard(card)
                 face_down[first_chooser] = card

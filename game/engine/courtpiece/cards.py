@@ -8,8 +8,6 @@ search and the benchmark beat a C++ engine driven from Python.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 SUITS = "SHDC"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 RANKS = "23456789TJQKA"  # index = rank value, low to high
@@ -23,14 +21,6 @@ ACE_RANK = 12
 TEN_RANK = RANKS.index("T")
 
 
-def suit_of(card: int) -> int:
-    return card // 13
-
-
-def rank_of(card: int) -> int:
-    return card % 13
-
-
 def card_index(text: str) -> int:
     """Parse ``"QH"`` (case-insensitive, ``10`` accepted for ``T``) or raise ValueError."""
     key = text.strip().upper().replace("10", "T")
@@ -38,13 +28,6 @@ def card_index(text: str) -> int:
         return CARD_INDEX[key]
     except KeyError:
         raise ValueError(f"unknown card {text!r}") from None
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def display_order(mask: int) -> list[str]:

@@ -1,9 +1,9 @@
-"""One hand of Court Piece as an immutable state machine.
+"""One hand of Court Piece as an immutable state machine (docs/RULES.md Part 1).
 
 ``Hand.apply(action)`` returns a new ``Hand``; the old one never changes. The phases are
 explicit: ``call`` (trump decided on the first five cards), ``bid`` (Hukum), ``play``,
-``over``. Variant behaviour comes from the :class:`~.rules.Variant` fields, not from
-tests of the variant's name.
+``over``. What variants disagree on comes from the pieces of ``rules`` (see
+``behaviour.py``): the hand calls them and never asks which variant it is.
 
 Cards are ints and hands are bitmasks (see ``cards.py``); only ``view()``, ``history``
 and messages turn them into strings.
@@ -11,100 +11,40 @@ and messages turn them into strings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import fair
-from ..protocol import IllegalAction
-from .cards import (
-    ACE_RANK,
-    CARD_INDEX,
-    CARD_STR,
-    FULL_DECK,
-    SUIT_MASK,
-    SUIT_NAMES,
-    SUITS,
-    TEN_RANK,
-    TENS_MASK,
-    display_order,
-    mask_of,
-)
-from .rules import Rules, Variant
+from ..protocol import IllegalAction, check_turn
+from .actions import BID, BID_ACTION, CALL, OVER, PARSE, PLAY, PLAY_ACTION, bid_code, parse
+from .cards import CARD_INDEX, CARD_STR, FULL_DECK, SUIT_MASK, SUIT_NAMES, SUITS, display_order
+from .results import HandResult
+from .rules import Rules
 
-CALL, BID, PLAY, OVER = "call", "bid", "play", "over"
+__all__ = ["Hand", "HandResult", "IllegalAction", "new_hand", "unwind"]
+
 NO_CARD = -1
+_BIT = tuple(1 << c for c in range(52))
+_ALL_BUT = tuple(FULL_DECK ^ bit for bit in _BIT)
 
-
-@dataclass(frozen=True)
-class HandResult:
-    kind: str
-    winner: int | None
-    tricks: tuple[int, int]
-    points: tuple[int, int]
-    caller: int | None = None
-    tens: tuple[int, int] | None = None  # Mendikot: tens captured per team
-    contract: tuple[int, int] | None = None  # Hukum bidding: (tricks bid, bidder seat)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "winner": self.winner,
-            "tricks": list(self.tricks),
-            "points": list(self.points),
-            "caller": self.caller,
-            "tens": list(self.tens) if self.tens else None,
-            "contract": list(self.contract) if self.contract else None,
-        }
-
-
-# Parsed form of every action string, built once: apply() is a dict lookup, not parsing.
-_PARSE: dict[str, tuple[str, int]] = {
-    "redeal": ("redeal", 0),
-    "thirteenth": ("thirteenth", 0),
-    "pass": ("pass", 0),
-    "claim": ("claim", 0),
-    "ask": ("ask", 0),
-    "reveal": ("reveal", 0),
-    "timeout": ("timeout", 0),
-}
-PLAY_ACTION = tuple(f"play:{c}" for c in CARD_STR)
-HIDE_ACTION = tuple(f"hide:{c}" for c in CARD_STR)
-CALL_ACTION = tuple(f"call:{s}" for s in SUITS)
-for _c in range(52):
-    _PARSE[PLAY_ACTION[_c]] = ("play", _c)
-    _PARSE[HIDE_ACTION[_c]] = ("hide", _c)
-for _s in range(4):
-    _PARSE[CALL_ACTION[_s]] = ("call", _s)
-for _n in range(7, 14):
-    for _s in range(4):
-        _PARSE[f"bid:{_n}{SUITS[_s]}"] = ("bid", _n * 4 + _s)
-del _c, _s, _n
-
-
-# Filled in at the end of the module: action kind -> transition method.
-_DISPATCH: dict[str, Any] = {}
-
-# Play actions for every 13-bit pattern of one suit, filled in lazily: legal-move
-# generation is then a few shifts and dict lookups instead of a loop over cards.
-def _suit_actions(shift: int, bits: int) -> tuple[str, ...]:
-    return tuple(PLAY_ACTION[shift + r] for r in range(13) if bits >> r & 1)
-
-
-# Built at import (~30k small tuples, a few MB): a lead is then four list indexings.
+# Play actions for every 13-bit pattern of one suit, built at import (~30k small tuples,
+# a few MB): legal-move generation is then a few shifts and list indexings instead of a
+# loop over cards.
 _SUIT_TABLES: tuple[list[tuple[str, ...]], ...] = tuple(
-    [_suit_actions(13 * s, bits) for bits in range(8192)] for s in range(4)
+    [tuple(PLAY_ACTION[13 * s + r] for r in range(13) if bits >> r & 1) for bits in range(8192)]
+    for s in range(4)
 )
 
-
-_BIT = tuple(1 << c for c in range(52))
+Deal = tuple[tuple[int, ...], ...]
+Trick = tuple[int, tuple[int, ...], int]  # leader, cards in play order, winner
+# Persistent cons lists (previous node, entry...): apply() appends in O(1) and no list is
+# copied per action; the list is built only when someone asks for it.
+ActionLog = tuple[Any, int, str] | None
+TrickLog = tuple[Any, Trick] | None
 
 
 def unwind(node: Any) -> list[Any]:
-    """The entries of a persistent log of (previous, entry) pairs, oldest first.
-
-    States append to such logs in O(1) (no list is copied per action); the list is only
-    built when someone asks for it."""
+    """The entries of a persistent log of (previous, entry) pairs, oldest first."""
     out = []
     while node is not None:
         node, entry = node
@@ -113,83 +53,54 @@ def unwind(node: Any) -> list[Any]:
     return out
 
 
-def _team(seat: int) -> int:
-    return seat & 1
-
-
-def _parse(action: object) -> tuple[str, int]:
-    if not isinstance(action, str):
-        action = str(action)  # richer action objects stringify to the canonical form
-    parsed = _PARSE.get(action)
-    if parsed is not None:
-        return parsed
-    kind, _, arg = action.partition(":")
-    if kind in ("play", "hide"):
-        raise IllegalAction(f"unknown card {arg!r}")
-    if kind == "call":
-        raise IllegalAction(f"unknown suit {arg!r}: use S, H, D or C")
-    if kind == "bid":
-        raise IllegalAction(
-            f"malformed bid {arg!r}: a bid is 7..13 tricks and a suit, e.g. 'bid:8H'"
-        )
-    raise IllegalAction(f"unknown action {action!r}")
-
-
-def _check_deal(deal: Sequence[Sequence[str]]) -> tuple[tuple[int, ...], ...]:
-    if len(deal) != 4 or any(len(cards) != 13 for cards in deal):
-        raise ValueError("a deal is four lists of 13 cards, one per seat")
-    try:  # fast path: canonical card strings
-        out = tuple([tuple([CARD_INDEX[c] for c in cards]) for cards in deal])
-    except (KeyError, TypeError):
-        out = tuple(
-            tuple(_card_in_deal(text, seat) for text in cards) for seat, cards in enumerate(deal)
-        )
-    if sum([_BIT[c] for row in out for c in row]) != FULL_DECK:  # 52 distinct cards
-        seen: set[int] = set()
-        for row in out:
-            for c in row:
-                if c in seen:
-                    raise ValueError(f"card {CARD_STR[c]} is dealt twice")
-                seen.add(c)
-    return out
-
-
-def _card_in_deal(text: object, seat: int) -> int:
-    idx = CARD_INDEX.get(str(text).strip().upper().replace("10", "T"))
-    if idx is None:
-        raise ValueError(f"unknown card {text!r} in seat {seat}'s deal")
-    return idx
-
-
 class Hand:
-    """The state of one hand. Build it with :func:`new_hand`; change it with :meth:`apply`."""
+    """The state of one hand. Build it with :func:`new_hand`; change it with :meth:`apply`.
+
+    Seats, cards and suits are ints; -1 means none. Every field is declared here; the
+    ones with a value start at it (``new_hand`` sets the others).
+    """
 
     # No __slots__: the whole state is one __dict__, so apply() copies it in one C call
-    # (slots cost ~34 attribute copies per action and halved the engine's speed).
-
-    # Attributes (ints are seats, cards or suits; -1 means none):
-    #   deals       the deal as received: 4 tuples of 13 card ints
-    #   hands       4 bitmasks of the cards each seat holds and may play (the face-down
-    #               Hidden Rung card is kept apart in hidden_card until it is revealed)
-    #   trick       the cards of the current trick in play order (flat: no per-card
-    #               pairs to allocate); trick_leader played the first; led = its suit or -1
-    #   tsuit       trump suit int or -1 (Hidden: -1 until the reveal; Be-Ranga: until fixed)
-    #   trump_from  position in the current trick from which the trump suit counts as
-    #               trump (CP-HID-3: cards of that suit played before the reveal do not)
-    #   won         tricks collected per team (Double Sar: collected from piles)
-    #   pile, run_seat, run_len   Double Sar pile and the current winner's run (CP-DS-1)
-    #   played      bitmask of every card played so far (public)
-    #   _log, _tricks_log   persistent cons lists: apply() is O(1), history is rebuilt
-    #               only when asked for
+    # (``dict.update`` into an empty dict clones the table) and the hot paths read it with
+    # d["..."]. Re-measured for issue #8, it still pays: a generated copy of 31 slots is
+    # ~10% slower and assigning a copied dict to __dict__ ~20% slower than the update.
 
     rules: Rules
-
-    # ------------------------------------------------------------------ construction
-    def _clone(self) -> Hand:
-        new = object.__new__(Hand)
-        new.__dict__.update(self.__dict__)
-        new.__dict__["_legal"] = None
-        return new
+    dealer: int
+    deals: Deal  # the deal as received: 4 tuples of 13 cards (the first five first)
+    # The cards each seat holds and may play; the face-down Hidden Rung card is kept
+    # apart in hidden_card until it is revealed.
+    hands: tuple[int, int, int, int]
+    to_move: int | None
+    phase: str = CALL
+    caller: int | None = None
+    passed: bool = False  # CP-SS-4: the first chooser passed the call to partner
+    bids: tuple[tuple[int, int, int], ...] = ()  # (seat, tricks or 0 for a pass, suit)
+    contract: tuple[int, int] | None = None  # (tricks bid, bidder)
+    tsuit: int = -1  # trump (Hidden: -1 until the reveal; Be-Ranga: until fixed)
+    # Position in the current trick from which the trump suit counts as trump (CP-HID-3:
+    # cards of that suit played before the reveal do not; CP-BR-1: nor before fixing).
+    trump_from: int = 0
+    thirteenth_card: int = NO_CARD  # CP-RUNG-1, shown to all
+    turned_card: int = NO_CARD  # CP-SS-4: turned up after the partner's timeout
+    hidden_card: int = NO_CARD  # CP-HID-1: the face-down trump card
+    blind: bool = False  # CP-HID-7: placed by the clock, unseen even by the caller
+    revealed: bool = False
+    asked_by: int = -1  # CP-HID-5: this seat asked for the reveal in this trick
+    lead_trump: bool = False  # CP-HID-6: revealed while leading: must lead a trump
+    claimer: int = -1  # CP-RUNG-5
+    trick: tuple[int, ...] = ()  # cards of the current trick in play order (flat)
+    trick_leader: int = -1
+    led: int = -1  # suit of the current trick's first card
+    trick_count: int = 0
+    won: tuple[int, int] = (0, 0)  # tricks per team (Double Sar: collected from piles)
+    pile: int = 0  # CP-DS-1: tricks waiting on the table
+    run_seat: int = -1  # CP-DS-1: who won the last trick, and how many in a row
+    run_len: int = 0
+    result: HandResult | None = None
+    _legal: tuple[str, ...] | None = None  # legal actions, computed on first use
+    _log: ActionLog = None
+    _tricks_log: TrickLog = None
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable: apply() returns a new state")
@@ -215,10 +126,6 @@ class Hand:
         return None if node is None else (node[1], node[2])
 
     @property
-    def spec(self) -> Variant:
-        return self.rules.spec
-
-    @property
     def first_chooser(self) -> int:
         """The seat after the dealer: the caller unless they pass (CP-SS-4)."""
         return (self.dealer + 1) % 4
@@ -234,7 +141,6 @@ class Hand:
         reveal, Be-Ranga and Mendikot before a void player fixes it)."""
         return SUITS[self.tsuit] if self.tsuit >= 0 else None
 
-
     @property
     def played(self) -> int:
         """Bitmask of the cards played so far: every card no longer in a hand."""
@@ -246,7 +152,11 @@ class Hand:
     @property
     def timeout_legal(self) -> bool:
         """Whether a clock runs for ``to_move`` (CP-SS-4a): the table applies ``timeout``."""
-        return self.phase == CALL and self.spec.timers
+        return self.phase == CALL and self.rules.calling.timers
+
+    def tricks(self) -> list[Trick]:
+        """Completed tricks as (leader, cards in play order, winner), oldest first."""
+        return unwind(self._tricks_log)
 
     def completed_tricks(self) -> list[dict[str, Any]]:
         return [
@@ -257,47 +167,62 @@ class Hand:
                 ],
                 "winner": winner,
             }
-            for leader, cards, winner in self._iter_tricks()
+            for leader, cards, winner in self.tricks()
         ]
 
+    def legal_actions(self) -> list[str]:
+        d = self.__dict__
+        legal = d["_legal"]
+        if legal is None:  # a memo, not state: the same for every holder of this Hand
+            play = d["phase"] == PLAY
+            legal = d["_legal"] = self._legal_play() if play else self._compute_legal()
+        return list(legal)
+
     def apply(self, action: object, seat: int | None = None) -> Hand:
-        if self.phase == OVER:
-            raise IllegalAction("the hand is over")
-        if seat is not None and seat != self.to_move:
-            raise IllegalAction("not your turn")
         state = self.__dict__
-        text = action if type(action) is str else str(action)
-        parsed = _PARSE.get(text)
-        kind, arg = parsed if parsed is not None else _parse(text)
+        if state["phase"] == OVER:
+            raise IllegalAction("the hand is over")
+        if seat is not None:
+            check_turn(state["to_move"], seat)
+        text = action if type(action) is str else str(action)  # richer actions stringify
+        parsed = PARSE.get(text)
+        kind, arg = parsed if parsed is not None else parse(text)
         legal = state["_legal"]
         if legal is None:
             legal = state["_legal"] = self._compute_legal()
         if text not in legal and not (kind == "timeout" and self.timeout_legal):
-            raise IllegalAction(self._why_illegal(kind, arg))
+            raise IllegalAction(_WHY[kind](self, arg))
         new = object.__new__(Hand)
         d = new.__dict__
-        d.update(state)  # ~2x cheaper than assigning a copied dict to __dict__
+        d.update(state)  # the one-dict copy (see the comment at the top of the class)
         d["_legal"] = None
         actor = state["to_move"]
-        d["_log"] = (state["_log"], actor, text)  # a persistent cons list, O(1)
+        d["_log"] = (state["_log"], actor, text)
         if kind != "play":
-            _DISPATCH[kind](new, arg)
+            _TRANSITIONS[kind](new, arg)
             return new
         # Playing a card is most of every hand: done inline (bots search through here).
-        hands = list(state["hands"])
-        hands[actor] &= ~_BIT[arg]
-        d["hands"] = (hands[0], hands[1], hands[2], hands[3])
+        # A card is in one hand only, so clearing its bit in all four clears it in the
+        # player's: cheaper than copying the tuple into a list to change one entry.
+        keep = _ALL_BUT[arg]
+        h0, h1, h2, h3 = state["hands"]
+        d["hands"] = (h0 & keep, h1 & keep, h2 & keep, h3 & keep)
         trick = state["trick"] + (arg,)
         suit = arg // 13
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             d["led"] = suit
             d["trick_leader"] = actor
-        elif state["tsuit"] < 0 and suit != state["led"] and self.spec.trump_by_first_void:
+        elif (
+            state["tsuit"] < 0
+            and suit != state["led"]
+            and state["rules"].calling.trump_by_first_void
+        ):
             # CP-BR-1: the first card played by a void player fixes trump, and is a trump
             # in its own trick.
             d["tsuit"] = suit
-            d["trump_from"] = len(trick) - 1
-        if len(trick) < 4:
+            d["trump_from"] = n - 1
+        if n < 4:
             d["trick"] = trick
             d["to_move"] = (actor + 1) & 3
         else:
@@ -323,166 +248,153 @@ class Hand:
         )
 
     # ------------------------------------------------------------------ legal actions
-    def _first_five_suits(self, seat: int) -> list[int]:
-        present = {c // 13 for c in self.deals[seat][:5]}
-        return [s for s in range(4) if s in present]
-
-    def legal_actions(self) -> list[str]:
-        d = self.__dict__
-        legal = d["_legal"]
-        if legal is None:
-            phase_play = d["phase"] == PLAY
-            legal = d["_legal"] = self._legal_play() if phase_play else self._compute_legal()
-        return list(legal)
+    @property
+    def _mover(self) -> int:
+        """``to_move`` where the hand is not over (every transition and explanation)."""
+        seat = self.to_move
+        assert seat is not None
+        return seat
 
     def _compute_legal(self) -> tuple[str, ...]:
         phase = self.phase
         if phase == PLAY:
             return self._legal_play()
         if phase == CALL:
-            return self._legal_call()
+            return self.rules.calling.actions(self, self._mover)
         if phase == BID:
             return self._legal_bid()
         return ()
 
-    def _legal_call(self) -> tuple[str, ...]:
-        seat = self.to_move
-        calling = self.spec.calling
-        out: list[str] = []
-        if calling == "hidden":
-            out.extend(HIDE_ACTION[c] for c in sorted(self.deals[seat][:5], reverse=True))
-        else:
-            out.extend(CALL_ACTION[s] for s in self._first_five_suits(seat))
-        if calling == "rung":
-            if self.rules.thirteenth:
-                out.append("thirteenth")
-            if self.rules.redeal and all(c % 13 <= TEN_RANK for c in self.deals[seat][:5]):
-                out.append("redeal")
-        if self.spec.may_pass and not self.passed:
-            out.append("pass")
-        return tuple(out)
-
     def _legal_bid(self) -> tuple[str, ...]:
-        high = self.contract[0] if self.contract else 6
-        out = [f"bid:{n}{s}" for n in range(high + 1, 14) for s in SUITS]
-        out.append("pass")
-        return tuple(out)
-
-    def _playable_mask(self) -> int:
-        seat = self.to_move
-        held = self.hands[seat]
-        trick = self.trick
-        if not trick:
-            if self.lead_trump:  # just revealed while leading: CP-HID-6
-                trumps = held & SUIT_MASK[self.tsuit]
-                return trumps or held
-            return held
-        if self.asked_by == seat and self.tsuit >= 0:  # CP-HID-5
-            trumps = held & SUIT_MASK[self.tsuit]
-            if trumps:
-                return trumps
-            return held
-        follow = held & SUIT_MASK[self.led]
-        return follow or held
+        high = self.contract[0] if self.contract else 6  # CP-HK-2: higher numbers only
+        bids = (BID_ACTION[bid_code(n, s)] for n in range(high + 1, 14) for s in range(4))
+        return (*bids, "pass")
 
     def _legal_play(self) -> tuple[str, ...]:
         d = self.__dict__
-        seat = d["to_move"]
+        seat: int = d["to_move"]
+        m: int
         if d["trick"] and d["asked_by"] != seat:
-            held = d["hands"][seat]
-            led = d["led"]
+            held: int = d["hands"][seat]
+            led: int = d["led"]
             bits = (held >> (13 * led)) & 0x1FFF
             if bits:  # the common case: following suit; no ask, no claim is possible then
                 return _SUIT_TABLES[led][bits]
             m = held
         elif d["lead_trump"] or d["asked_by"] == seat:
-            m = self._playable_mask()
+            m = self._trumps_first(seat)
         else:
             m = d["hands"][seat]
         s, h, di, c = _SUIT_TABLES
         out = s[m & 0x1FFF] + h[(m >> 13) & 0x1FFF] + di[(m >> 26) & 0x1FFF] + c[m >> 39]
-        if self.hidden_card >= 0 and not self.revealed:
-            if self.trick:
-                if self.asked_by != seat and not (self.hands[seat] & SUIT_MASK[self.led]):
-                    out += ("ask",)  # CP-HID-4 (the face-down card never counts: CP-HID-2)
-            elif seat == self.caller:
-                out += ("reveal",)  # CP-HID-6
-        if (
-            self.trick_count == 0
-            and self.claimer == -1
-            and not self.trick
-            and self.rules.claim_allowed
-        ):
+        if d["hidden_card"] >= 0 and not d["revealed"]:
+            out += self._reveal_actions(seat)
+        if d["trick_count"] == 0 and not d["trick"] and d["claimer"] == -1 and d["rules"].claim:
             out += ("claim",)  # CP-RUNG-5
         return out
 
+    def _trumps_first(self, seat: int) -> int:
+        """The cards ``seat`` may play when a rule makes them play a trump if they can:
+        after revealing while leading (CP-HID-6) or after asking for it (CP-HID-5)."""
+        held = self.hands[seat]
+        return held & SUIT_MASK[self.tsuit] or held
+
+    def _reveal_actions(self, seat: int) -> tuple[str, ...]:
+        """While the Hidden Rung card lies face down: ``ask`` for a void player (CP-HID-4;
+        the face-down card never counts for following, CP-HID-2), ``reveal`` for the
+        caller about to lead (CP-HID-6)."""
+        if self.trick:
+            if self.asked_by != seat and not self.hands[seat] & SUIT_MASK[self.led]:
+                return ("ask",)
+            return ()
+        return ("reveal",) if seat == self.caller else ()
+
     # ------------------------------------------------------------------ explanations
-    def _why_illegal(self, kind: str, arg: int) -> str:
-        phase = self.phase
-        seat = self.to_move
-        if kind == "timeout":
-            return (
-                "timeout is applied by the table only while trump is being called in "
-                "Single Sar, Hidden Rung or Double Sar"
-            )
-        if kind == "play":
-            if phase != PLAY:
-                return f"no cards are played yet: the hand is in the {phase} phase"
-            card = CARD_STR[arg]
-            held = self.hands[seat]
-            if arg == self.hidden_card and seat == self.caller and not self.revealed:
-                return f"{card} is face down: it cannot be played until it is revealed"
-            if not held >> arg & 1:
-                return f"you do not hold {card}"
-            if self.trick:
-                if self.asked_by == seat and self.tsuit >= 0:
-                    trumps = SUIT_NAMES[self.tsuit]
-                    return f"you asked for the reveal, so you must play a trump ({trumps})"
-                return f"must follow {SUIT_NAMES[self.led]}"
+    # One per action kind (the table _WHY below): why that action is refused now.
+    def _why_timeout(self, _: int) -> str:
+        return (
+            "timeout is applied by the table only while trump is being called in "
+            "Single Sar, Hidden Rung or Double Sar"
+        )
+
+    def _why_play(self, card: int) -> str:
+        if self.phase != PLAY:
+            return f"no cards are played yet: the hand is in the {self.phase} phase"
+        seat = self._mover
+        name = CARD_STR[card]
+        if card == self.hidden_card and seat == self.caller and not self.revealed:
+            return f"{name} is face down: it cannot be played until it is revealed"
+        if not self.hands[seat] >> card & 1:
+            return f"you do not hold {name}"
+        if not self.trick:
             return f"after revealing you must lead a trump ({SUIT_NAMES[self.tsuit]})"
-        if kind in ("call", "hide", "redeal", "thirteenth") and phase != CALL:
-            return "trump has already been decided" if phase == PLAY else f"cannot {kind} now"
-        if kind == "call":
-            if self.spec.calling == "hidden":
-                return "in Hidden Rung the caller hides a card ('hide:XX') instead of naming a suit"
-            return f"cannot call {SUIT_NAMES[arg]}: none of your first five cards is one"
-        if kind == "hide":
-            if self.spec.calling != "hidden":
-                return "only Hidden Rung hides a trump card"
-            return f"{CARD_STR[arg]} is not one of your first five cards"
-        if kind == "redeal":
-            if self.spec.calling != "rung" or not self.rules.redeal:
-                return "a redeal is not allowed in this game"
-            return "a redeal is allowed only when none of your first five cards is above a ten"
-        if kind == "thirteenth":
-            return "calling the thirteenth card is not allowed in this game"
-        if kind == "pass":
-            if phase == CALL:
-                if not self.spec.may_pass:
-                    return "the caller cannot pass in this game"
-                return "the call was passed once already: the partner must choose"
+        if self.asked_by == seat and self.tsuit >= 0:
+            trumps = SUIT_NAMES[self.tsuit]
+            return f"you asked for the reveal, so you must play a trump ({trumps})"
+        return f"must follow {SUIT_NAMES[self.led]}"
+
+    def _why_not_calling(self, kind: str) -> str | None:
+        if self.phase == CALL:
+            return None
+        return "trump has already been decided" if self.phase == PLAY else f"cannot {kind} now"
+
+    def _why_call(self, suit: int) -> str:
+        if (why := self._why_not_calling("call")) is not None:
+            return why
+        if self.rules.calling.hides:
+            return "in Hidden Rung the caller hides a card ('hide:XX') instead of naming a suit"
+        return f"cannot call {SUIT_NAMES[suit]}: none of your first five cards is one"
+
+    def _why_hide(self, card: int) -> str:
+        if (why := self._why_not_calling("hide")) is not None:
+            return why
+        if not self.rules.calling.hides:
+            return "only Hidden Rung hides a trump card"
+        return f"{CARD_STR[card]} is not one of your first five cards"
+
+    def _why_redeal(self, _: int) -> str:
+        if (why := self._why_not_calling("redeal")) is not None:
+            return why
+        if not self.rules.calling.redeal:
+            return "a redeal is not allowed in this game"
+        return "a redeal is allowed only when none of your first five cards is above a ten"
+
+    def _why_thirteenth(self, _: int) -> str:
+        if (why := self._why_not_calling("thirteenth")) is not None:
+            return why
+        return "calling the thirteenth card is not allowed in this game"
+
+    def _why_pass(self, _: int) -> str:
+        if self.phase != CALL:
             return "cannot pass now"
-        if kind == "bid":
-            if phase != BID:
-                return "there is no bidding now"
-            high = self.contract[0] if self.contract else 6
-            return f"a bid must be higher than {high}"
-        if kind == "claim":
-            return "a claim is made only by the first leader, before the first card is played"
-        if kind == "ask":
-            if self.hidden_card < 0 or self.revealed:
-                return "there is no face-down trump card to reveal"
-            if not self.trick:
-                return "ask for the reveal only when you cannot follow the led suit"
-            return f"you can still follow {SUIT_NAMES[self.led]}: ask only when void"
-        if kind == "reveal":
-            if self.hidden_card < 0 or self.revealed:
-                return "there is no face-down trump card to reveal"
-            return "only the caller reveals, and only when leading"
-        return f"{kind} is not allowed now"
+        if not self.rules.calling.may_pass:
+            return "the caller cannot pass in this game"
+        return "the call was passed once already: the partner must choose"
+
+    def _why_bid(self, _: int) -> str:
+        if self.phase != BID:
+            return "there is no bidding now"
+        high = self.contract[0] if self.contract else 6
+        return f"a bid must be higher than {high}"
+
+    def _why_claim(self, _: int) -> str:
+        return "a claim is made only by the first leader, before the first card is played"
+
+    def _why_ask(self, _: int) -> str:
+        if self.hidden_card < 0 or self.revealed:
+            return "there is no face-down trump card to reveal"
+        if not self.trick:
+            return "ask for the reveal only when you cannot follow the led suit"
+        return f"you can still follow {SUIT_NAMES[self.led]}: ask only when void"
+
+    def _why_reveal(self, _: int) -> str:
+        if self.hidden_card < 0 or self.revealed:
+            return "there is no face-down trump card to reveal"
+        return "only the caller reveals, and only when leading"
 
     # ------------------------------------------------------------------ transitions
-    # Each _do_* mutates a fresh clone (never a state anyone else holds).
+    # One per action kind but play (the table _TRANSITIONS below). Each changes a fresh
+    # copy made by apply(), never a state anyone else holds.
     def _set(self, **values: Any) -> None:
         self.__dict__.update(values)
 
@@ -490,63 +402,54 @@ class Hand:
         self._set(phase=PLAY, to_move=leader, trick=(), led=-1)
 
     def _do_call(self, suit: int) -> None:
-        self._set(caller=self.to_move, tsuit=suit, trump_from=0)
-        self._start_play(self.caller)
+        seat = self._mover
+        self._set(caller=seat, tsuit=suit, trump_from=0)
+        self._start_play(seat)
 
     def _do_thirteenth(self, _: int) -> None:
-        seat = self.to_move
+        seat = self._mover
         card = self.deals[seat][12]
         self._set(caller=seat, tsuit=card // 13, trump_from=0, thirteenth_card=card)
         self._start_play(seat)
 
     def _do_redeal(self, _: int) -> None:
-        seat = self.to_move
-        self._set(
-            caller=seat,
-            phase=OVER,
-            to_move=None,
-            result=HandResult("redeal", None, (0, 0), (0, 0), caller=seat),
-        )
+        seat = self._mover
+        result = HandResult("redeal", None, (0, 0), (0, 0), caller=seat)
+        self._set(caller=seat, phase=OVER, to_move=None, result=result)
 
     def _do_pass(self, _: int) -> None:
+        seat = self._mover
         if self.phase == BID:
-            self._set(bids=(*self.bids, (self.to_move, 0, -1)))
+            self._set(bids=(*self.bids, (seat, 0, -1)))
             self._next_bidder()
-            return
-        self._set(passed=True, to_move=(self.to_move + 2) % 4)
+        else:
+            self._set(passed=True, to_move=(seat + 2) % 4)
 
     def _do_timeout(self, _: int) -> None:
-        # CP-SS-4: the first chooser's timeout passes; the partner's turns up the first
-        # chooser's 6th card (Hidden Rung: places it face down unseen, CP-HID-7).
+        # CP-SS-4: the first chooser's timeout passes; the partner's is the calling's.
         if not self.passed:
-            self._set(passed=True, to_move=(self.to_move + 2) % 4)
-            return
-        fc = self.first_chooser
-        card = self.deals[fc][5]
-        if self.spec.calling == "hidden":
-            self._set(
-                caller=fc,
-                hidden_card=card,
-                blind=True,
-                hands=self._without(fc, card),
-            )
+            self._set(passed=True, to_move=(self._mover + 2) % 4)
         else:
-            self._set(caller=fc, tsuit=card // 13, trump_from=0, turned_card=card)
-        self._start_play(fc)
+            self.rules.calling.partner_timeout(self)
 
-    def _do_hide(self, card: int) -> None:
-        seat = self.to_move
-        self._set(caller=seat, hidden_card=card, blind=False, hands=self._without(seat, card))
+    def _turn_up(self, seat: int, card: int) -> None:
+        """``card``'s suit is trump and the card is shown to all; ``seat`` calls (CP-SS-4)."""
+        self._set(caller=seat, tsuit=card // 13, trump_from=0, turned_card=card)
         self._start_play(seat)
 
-    def _without(self, seat: int, card: int) -> tuple[int, ...]:
+    def _hide(self, seat: int, card: int, blind: bool) -> None:
+        """``card`` leaves ``seat``'s hand face down as trump (CP-HID-1, CP-HID-7)."""
         hands = list(self.hands)
-        hands[seat] &= ~(1 << card)
-        return tuple(hands)
+        hands[seat] &= ~_BIT[card]
+        self._set(caller=seat, hidden_card=card, blind=blind, hands=tuple(hands))
+        self._start_play(seat)
+
+    def _do_hide(self, card: int) -> None:
+        self._hide(self._mover, card, blind=False)
 
     def _do_bid(self, code: int) -> None:
         number, suit = divmod(code, 4)
-        seat = self.to_move
+        seat = self._mover
         self._set(contract=(number, seat), bids=(*self.bids, (seat, number, suit)))
         if number == 13:
             self._finish_bidding()  # CP-HK-3
@@ -557,7 +460,7 @@ class Hand:
         if len(self.bids) == 4:  # CP-HK-1: once round the table
             self._finish_bidding()
         else:
-            self._set(to_move=(self.to_move + 1) % 4)
+            self._set(to_move=(self._mover + 1) % 4)
 
     def _finish_bidding(self) -> None:
         if self.contract is None:
@@ -567,14 +470,15 @@ class Hand:
             return
         # CP-HK-5: the highest bid is the last one made; its suit is trump.
         suit = next(su for _, n, su in reversed(self.bids) if n)
-        self._set(caller=self.contract[1], tsuit=suit, trump_from=0)
-        self._start_play(self.contract[1])
+        bidder = self.contract[1]
+        self._set(caller=bidder, tsuit=suit, trump_from=0)
+        self._start_play(bidder)
 
     def _do_claim(self, _: int) -> None:
-        self._set(claimer=self.to_move)
+        self._set(claimer=self._mover)
 
     def _do_ask(self, _: int) -> None:
-        seat = self.to_move
+        seat = self._mover
         self._reveal_now()
         self._set(asked_by=seat)
 
@@ -583,9 +487,10 @@ class Hand:
         self._set(lead_trump=True)
 
     def _reveal_now(self) -> None:
+        assert self.caller is not None  # only a placed card is revealed
         card = self.hidden_card
         hands = list(self.hands)
-        hands[self.caller] |= 1 << card  # CP-HID-4: the card goes back into the hand
+        hands[self.caller] |= _BIT[card]  # CP-HID-4: the card goes back into the hand
         self._set(
             revealed=True,
             tsuit=card // 13,
@@ -594,27 +499,14 @@ class Hand:
         )
 
     def _finish_trick(self, cards: tuple[int, ...]) -> None:
+        """The fourth card is down: the trick goes to its winner (or to the pile), and the
+        hand stops when its variant's ending says so, or after the 13th trick."""
         d = self.__dict__
-        # CP-7: the highest trump wins, else the highest card of the led suit. Only cards
-        # from position trump_from on count as trumps (CP-HID-3 reveal, CP-BR-1 fixing).
-        led = cards[0] // 13
-        trump = d["tsuit"]
-        position = -1
-        best = -1
-        if trump >= 0 and trump != led:
-            for i in range(d["trump_from"], 4):
-                card = cards[i]
-                if card // 13 == trump and card > best:
-                    best, position = card, i
-        if position < 0:
-            position, best = 0, cards[0]
-            for i in (1, 2, 3):
-                card = cards[i]
-                if card // 13 == led and card > best:
-                    best, position = card, i
+        position, best = _trick_winner(cards, d["tsuit"], d["trump_from"])
         leader = d["trick_leader"]
         winner = (leader + position) & 3
         count = d["trick_count"] + 1
+        # Single stores, not _set(): this runs once per trick of every hand.
         d["trick"] = ()
         d["lead_trump"] = False  # CP-HID-6 binds only the lead just made
         d["led"] = -1
@@ -623,106 +515,27 @@ class Hand:
         d["trump_from"] = 0
         d["_tricks_log"] = (d["_tricks_log"], (leader, cards, winner))
         d["to_move"] = winner
-        won0, won1 = d["won"]
         rules = d["rules"]
-        if rules.spec.piles:
-            pile = d["pile"] + 1
-            run = d["run_len"] + 1 if d["run_seat"] == winner else 1
-            ace = best % 13 == ACE_RANK and rules.ace_rule
-            take = 0
-            if run >= 2 and not ace:  # CP-DS-1, CP-DS-4
-                take, pile, run = pile, 0, 0
-            if count == 13 and pile:  # CP-DS-2: what is left goes to the last winner
-                take, pile = take + pile, 0
-            d["pile"], d["run_seat"], d["run_len"] = pile, winner, run
-        else:
-            take = 1
+        take = 1 if rules.collect is None else self._collect(winner, best, count)
+        won0, won1 = d["won"]
         if winner & 1:
             won1 += take
         else:
             won0 += take
         d["won"] = (won0, won1)
-        # When the hand stops (CP-RUNG-4/5b, CP-SS-2, CP-DS-2, CP-MK-1, CP-HK-5/9).
-        if count == 13:
-            done = True
-        else:
-            ending = rules.ending
-            if ending == "thirteen":
-                done = False
-            elif rules.court_all13:
-                done = (won0 >= 7 and won1 >= 1) or (won1 >= 7 and won0 >= 1)
-            else:
-                done = won0 >= 7 or won1 >= 7
-        if done:
-            self._finish()
+        if count == 13 or rules.ending(won0, won1):
+            self._set(phase=OVER, to_move=None, result=rules.scoring.score(self))
 
-    # ------------------------------------------------------------------ scoring
-    def _finish(self) -> None:
-        won = self.won
-        scoring = self.spec.scoring
-        caller = self.caller if self.caller is not None and self.caller >= 0 else None
-        caller_team = _team(caller) if caller is not None else None
-        winner = 0 if won[0] > won[1] else 1
-        shut_out = won[1 - winner] == 0  # kot / court: the other team took nothing
-        tens = None
-        contract = None
-        if scoring == "rung":
-            if shut_out and winner == caller_team:
-                if self.claimer >= 0 and _team(self.claimer) == winner:
-                    kind, pts = "biyasi", 82  # CP-RUNG-5
-                else:
-                    kind, pts = "court", 13
-            elif shut_out:
-                kind, pts = "baawan", 52
-            else:
-                kind, pts = "win", 7
-            points = (pts, 0) if winner == 0 else (0, pts)
-        elif scoring == "hukum":
-            if self.rules.hukum_bidding:
-                bid, bidder = self.contract
-                contract = (bid, bidder)
-                team = _team(bidder)
-                made = won[team] >= bid
-                delta = bid if made else (-7 if bid == 7 else -2 * bid)  # CP-HK-6
-                kind = "made" if made else "set"
-                winner = team if made else 1 - team
-                points = (delta, 0) if team == 0 else (0, delta)
-            else:
-                kind = "win"
-                if shut_out and winner == caller_team:
-                    kind = "kot"
-                elif shut_out and self.rules.kot_both_sides:
-                    kind = "gone_kot"
-                points = (1, 0) if winner == 0 else (0, 1)
-        elif scoring == "mendikot":
-            tens_won = [0, 0]
-            for _, node_cards, w in self._iter_tricks():
-                for card in node_cards:
-                    if TENS_MASK >> card & 1:
-                        tens_won[_team(w)] += 1
-            tens = (tens_won[0], tens_won[1])
-            if tens_won[0] != tens_won[1]:
-                winner = 0 if tens_won[0] > tens_won[1] else 1  # CP-MK-1
-            # CP-MK-2: with the tens 2-2 the tricks decide (winner as computed above).
-            kind = "mendikot" if tens_won[winner] == 4 else "win"
-            points = (1, 0) if winner == 0 else (0, 1)
-        else:  # "hands": Single Sar family and Be-Ranga (CP-SS-5)
-            if shut_out and caller_team is None:
-                kind = "kot"  # CP-BR-2: either team's 7 in a row
-            elif shut_out:
-                kind = "kot" if winner == caller_team else "gone_kot"
-            else:
-                kind = "win"
-            points = (1, 0) if winner == 0 else (0, 1)
-        self._set(
-            phase=OVER,
-            to_move=None,
-            result=HandResult(kind, winner, won, points, caller, tens, contract),
+    def _collect(self, winner: int, best: int, count: int) -> int:
+        """Double Sar's piles (CP-DS-1): the tricks ``winner`` collects now."""
+        d = self.__dict__
+        collect = self.rules.collect
+        assert collect is not None
+        take, d["pile"], d["run_len"] = collect.take(
+            d["pile"], d["run_seat"], d["run_len"], winner, best, count
         )
-
-    def _iter_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
-        """Completed tricks as (leader, cards in play order, winner), oldest first."""
-        return unwind(self._tricks_log)
+        d["run_seat"] = winner
+        return take
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -732,59 +545,23 @@ class Hand:
         """
         if seat is not None and seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
-        phase = self.phase
-        if seat is None:
-            own: list[str] = []
-        elif phase in (CALL, BID):
-            own = display_order(mask_of(self.deals[seat][:5]))  # CP-4: the first five only
-        else:
-            own = display_order(self.hands[seat])
-        counts = (
-            [5, 5, 5, 5] if phase in (CALL, BID) else [h.bit_count() for h in self.hands]
-        )
-        hidden: dict[str, Any] | None = None
-        if self.hidden_card >= 0:
-            counts[self.caller] += 0 if self.revealed else 1
-            show = self.revealed or phase == OVER or (seat == self.caller and not self.blind)
-            hidden = {
-                "placed": True,
-                "blind": self.blind,
-                "revealed": self.revealed,
-                "card": CARD_STR[self.hidden_card] if show else None,
-            }
-        elif self.spec.calling == "hidden":
-            hidden = {"placed": False, "blind": False, "revealed": False, "card": None}
-        history = []
-        for actor, action in self.history:
-            # Only the caller knows which card was hidden, until it is turned up.
-            if action.startswith("hide:") and actor != seat and not self.revealed and phase != OVER:
-                action = "hide"
-            history.append([actor, action])
-        open_hands = []
-        if self.claimer >= 0:
-            open_hands.append(
-                {"seat": self.claimer, "cards": display_order(self.hands[self.claimer])}
-            )
-        mine = seat is not None and seat == self.to_move
         return {
             "variant": self.rules.variant,
             "options": self.rules.options,
             "seat": seat,
             "dealer": self.dealer,
             "first_chooser": self.first_chooser,
-            "phase": phase,
+            "phase": self.phase,
             "to_move": self.to_move,
             "caller": self.caller,
             "passed": self.passed,
             "trump": self.trump,
-            "hand": own,
-            "hand_counts": counts,
-            "hidden": hidden,
-            "thirteenth_card": CARD_STR[self.thirteenth_card]
-            if self.thirteenth_card >= 0
-            else None,
-            "turned_card": CARD_STR[self.turned_card] if self.turned_card >= 0 else None,
-            "open_hands": open_hands,
+            "hand": self._own_cards(seat),
+            "hand_counts": self._hand_counts(),
+            "hidden": self._hidden_view(seat),
+            "thirteenth_card": _card_or_none(self.thirteenth_card),
+            "turned_card": _card_or_none(self.turned_card),
+            "open_hands": self._open_hands(),
             "bids": [
                 {"seat": s, "bid": f"{n}{SUITS[su]}" if n else "pass"} for s, n, su in self.bids
             ],
@@ -797,47 +574,153 @@ class Hand:
             "trump_from": self.trump_from if self.tsuit >= 0 else None,
             "tricks_taken": list(self.won),
             "pile": self.pile,
-            "run": {"seat": self.run_seat, "length": self.run_len}
-            if self.spec.piles and self.run_seat >= 0
-            else None,
+            "run": {"seat": self.run_seat, "length": self.run_len} if self.run_seat >= 0 else None,
             "trick_count": self.trick_count,
             "completed_tricks": self.completed_tricks(),
-            "history": history,
-            "legal_actions": self.legal_actions() if mine else [],
+            "history": self._history_view(seat),
+            "legal_actions": self.legal_actions() if seat is not None and seat == self.to_move
+            else [],
             "result": self.result.to_dict() if self.result else None,
         }
 
+    def _own_cards(self, seat: int | None) -> list[str]:
+        if seat is None:
+            return []
+        if self.phase in (CALL, BID):  # CP-4: while calling, the first five only
+            return display_order(sum(_BIT[c] for c in self.deals[seat][:5]))
+        return display_order(self.hands[seat])
 
-# The state of a freshly dealt hand, less what new_hand() fills in.
-_INITIAL: dict[str, Any] = {
-    "_legal": None,
-    "_log": None,
-    "_tricks_log": None,
-    "asked_by": -1,
-    "bids": (),
-    "blind": False,
-    "caller": None,
-    "claimer": -1,
-    "contract": None,
-    "hidden_card": NO_CARD,
-    "lead_trump": False,
-    "led": -1,
-    "passed": False,
-    "phase": CALL,
-    "pile": 0,
-    "result": None,
-    "revealed": False,
-    "run_len": 0,
-    "run_seat": -1,
-    "thirteenth_card": NO_CARD,
-    "trick": (),
-    "trick_leader": -1,
-    "trick_count": 0,
-    "tsuit": -1,
-    "trump_from": 0,
-    "turned_card": NO_CARD,
-    "won": (0, 0),
+    def _hand_counts(self) -> list[int]:
+        if self.phase in (CALL, BID):
+            return [5, 5, 5, 5]
+        counts = [h.bit_count() for h in self.hands]
+        if self.hidden_card >= 0 and not self.revealed:
+            assert self.caller is not None
+            counts[self.caller] += 1  # the face-down card is still the caller's
+        return counts
+
+    def _hidden_view(self, seat: int | None) -> dict[str, Any] | None:
+        """The Hidden Rung card: shown to its caller only (never when blind, CP-HID-7)
+        until it is revealed or the hand ends (CP-HID-8)."""
+        if self.hidden_card < 0:
+            if not self.rules.calling.hides:
+                return None
+            return {"placed": False, "blind": False, "revealed": False, "card": None}
+        show = (
+            self.revealed or self.phase == OVER or (seat == self.caller and not self.blind)
+        )
+        return {
+            "placed": True,
+            "blind": self.blind,
+            "revealed": self.revealed,
+            "card": CARD_STR[self.hidden_card] if show else None,
+        }
+
+    def _history_view(self, seat: int | None) -> list[list[Any]]:
+        """The log, with ``hide:XX`` shown as ``hide`` to all but the caller until the
+        card is turned up."""
+        secret = not self.revealed and self.phase != OVER
+        return [
+            [actor, "hide" if secret and actor != seat and action.startswith("hide:") else action]
+            for actor, action in self.history
+        ]
+
+    def _open_hands(self) -> list[dict[str, Any]]:
+        """CP-RUNG-5: an 82 claim lays the claimer's hand open."""
+        if self.claimer < 0:
+            return []
+        return [{"seat": self.claimer, "cards": display_order(self.hands[self.claimer])}]
+
+
+def _card_or_none(card: int) -> str | None:
+    return CARD_STR[card] if card >= 0 else None
+
+
+def _trick_winner(cards: tuple[int, ...], trump: int, trump_from: int) -> tuple[int, int]:
+    """CP-7: (position, card) of the highest trump, else of the highest card of the led
+    suit. Only cards from ``trump_from`` on count as trumps (CP-HID-3, CP-BR-1)."""
+    led = cards[0] // 13
+    if trump >= 0 and trump != led:
+        position = best = -1
+        for i in range(trump_from, 4):
+            card = cards[i]
+            if card // 13 == trump and card > best:
+                best, position = card, i
+        if position >= 0:
+            return position, best
+    position, best = 0, cards[0]
+    for i in (1, 2, 3):
+        card = cards[i]
+        if card // 13 == led and card > best:
+            best, position = card, i
+    return position, best
+
+
+# Action kind -> transition (every kind but play, which apply() does inline).
+_TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
+    "call": Hand._do_call,
+    "hide": Hand._do_hide,
+    "bid": Hand._do_bid,
+    "pass": Hand._do_pass,
+    "redeal": Hand._do_redeal,
+    "thirteenth": Hand._do_thirteenth,
+    "claim": Hand._do_claim,
+    "ask": Hand._do_ask,
+    "reveal": Hand._do_reveal,
+    "timeout": Hand._do_timeout,
 }
+
+# Action kind -> why it is refused now.
+_WHY: dict[str, Callable[[Hand, int], str]] = {
+    "play": Hand._why_play,
+    "call": Hand._why_call,
+    "hide": Hand._why_hide,
+    "bid": Hand._why_bid,
+    "pass": Hand._why_pass,
+    "redeal": Hand._why_redeal,
+    "thirteenth": Hand._why_thirteenth,
+    "claim": Hand._why_claim,
+    "ask": Hand._why_ask,
+    "reveal": Hand._why_reveal,
+    "timeout": Hand._why_timeout,
+}
+
+# The fields a fresh hand starts with, from the declarations above (new_hand() adds the
+# five without a default).
+_INITIAL: dict[str, Any] = {
+    name: Hand.__dict__[name] for name in Hand.__annotations__ if name in Hand.__dict__
+}
+
+
+def _check_deal(deal: Sequence[Sequence[str]]) -> tuple[Deal, tuple[int, int, int, int]]:
+    """The deal as card ints, and each seat's cards as a mask; ValueError if it is not 52
+    distinct cards, 13 to a seat. (Part of every hand's cost, hence map() and sum() over
+    small ints, which stay in C.)"""
+    if len(deal) != 4 or any(len(cards) != 13 for cards in deal):
+        raise ValueError("a deal is four lists of 13 cards, one per seat")
+    try:  # fast path: canonical card strings
+        rows = tuple([tuple(map(CARD_INDEX.__getitem__, cards)) for cards in deal])
+    except (KeyError, TypeError):
+        rows = tuple(
+            tuple(_card_in_deal(text, seat) for text in cards) for seat, cards in enumerate(deal)
+        )
+    m0, m1, m2, m3 = [sum(map(_BIT.__getitem__, row)) for row in rows]
+    # 52 powers of two add up to 52 one-bits only if no two are equal (no carries).
+    if m0 + m1 + m2 + m3 != FULL_DECK:
+        seen: set[int] = set()
+        for row in rows:
+            for c in row:
+                if c in seen:
+                    raise ValueError(f"card {CARD_STR[c]} is dealt twice")
+                seen.add(c)
+    return rows, (m0, m1, m2, m3)
+
+
+def _card_in_deal(text: object, seat: int) -> int:
+    idx = CARD_INDEX.get(str(text).strip().upper().replace("10", "T"))
+    if idx is None:
+        raise ValueError(f"unknown card {text!r} in seat {seat}'s deal")
+    return idx
 
 
 def new_hand(
@@ -850,35 +733,25 @@ def new_hand(
 ) -> Hand:
     """Start a hand. Give either an explicit ``deal`` (4 lists of 13 cards in the order
     received) or a ``seed`` for :func:`fair.deal` (with optional client seeds and counter).
-    The first chooser (the caller unless they pass) is the seat after the dealer."""
+    The first chooser (the caller unless they pass) is the seat after the dealer. The hand
+    keeps the cards, never the seed."""
     if not isinstance(rules, Rules):
         raise TypeError("rules must be a courtpiece.Rules")
     if dealer not in (0, 1, 2, 3):
         raise ValueError(f"dealer must be a seat 0..3, not {dealer!r}")
     if (deal is None) == (seed is None):
         raise ValueError("give exactly one of deal= or seed=")
-    if deal is None:
-        assert seed is not None
+    if seed is not None:
         deal = fair.deal(seed, list(client_seeds), n)
-    deals = _check_deal(deal)
+    assert deal is not None
+    deals, hands = _check_deal(deal)
     h = object.__new__(Hand)
-    fc = (dealer + 1) % 4
-    spec = rules.spec
     values = h.__dict__
     values.update(_INITIAL)
     values["rules"] = rules
     values["dealer"] = dealer
     values["deals"] = deals
-    values["to_move"] = fc
-    values["hands"] = tuple([sum([_BIT[c] for c in row]) for row in deals])
-    if spec.calling == "none":
-        h._start_play(fc)  # CP-BR-2, CP-MK-2: no call; the player after the dealer leads
-    elif rules.hukum_bidding:
-        h._set(phase=BID)  # CP-HK-1
+    values["hands"] = hands
+    values["to_move"] = (dealer + 1) % 4  # CP-3: the first chooser (CP-BR-2: the leader)
+    values["phase"] = rules.calling.first_phase  # call, bid (CP-HK-1) or play (CP-BR-2)
     return h
-
-
-for _kind in ("call", "hide", "bid", "pass", "redeal", "thirteenth", "claim", "ask",
-              "reveal", "timeout"):
-    _DISPATCH[_kind] = getattr(Hand, "_do_" + _kind)
-del _kind

@@ -1,30 +1,23 @@
 """A match: the toss, dealer rotation, trump-caller succession, running scores, the end.
 
 ``Match.apply`` returns a new Match and starts the next hand by itself when one ends, so
-a match, like a hand, is a replay of its action log from ``(rules, seed)``.
+a match, like a hand, is a replay of its action log from ``(rules, seed)``. Who deals
+next and how the match is won are the variant's pieces (``rules.succession``,
+``rules.measure``); the match never asks which variant it plays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from .. import fair
+from ..protocol import IllegalAction
 from .cards import RANKS
-from .hand import Hand, IllegalAction, new_hand, unwind
+from .hand import Hand, new_hand, unwind
+from .results import MatchResult
 from .rules import Rules
-
-# CP-RUNG-7 / CP-SS-5 / CP-HK-7 defaults. Rung counts points, Hukum with bidding the
-# difference between the teams, everything else hands won.
-DEFAULT_TARGET = {"points": 52, "difference": 52, "hands": 10}
-
-
-def _measure(rules: Rules) -> str:
-    if rules.variant == "rung":
-        return "points"
-    if rules.hukum_bidding:
-        return "difference"
-    return "hands"
 
 
 def toss(
@@ -47,8 +40,15 @@ def toss(
         n += 1
 
 
+def _positive(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{name} must be a positive whole number, not {value!r}")
+    return value
+
+
 class Match:
-    """``Match(rules, seed=…)``: a whole match. Immutable; ``apply`` returns a new one."""
+    """``Match(rules, seed=…)``: a whole match. Immutable (its mappings are read-only
+    views); ``apply`` returns a new one."""
 
     __slots__ = (
         "_log",
@@ -57,7 +57,6 @@ class Match:
         "deal_count",
         "hand",
         "hands",
-        "measure",
         "rules",
         "scores",
         "seed",
@@ -67,6 +66,20 @@ class Match:
         "toss_winner",
         "winner",
     )
+    rules: Rules
+    seed: str  # server side only: shown in the view once safe (see fairness())
+    _seeds: tuple[str, ...] | None  # with chain=N: the server seed of every hand
+    client_seeds: tuple[str, ...]
+    target: int
+    toss: tuple[Mapping[int, str], ...]  # CP-11: the draws, round by round ({seat: card})
+    toss_winner: int
+    scores: tuple[int, int]
+    tally: Mapping[str, tuple[int, int]]  # result kind -> hands of that kind won per team
+    hands: tuple[Hand, ...]  # the finished hands, redeals included
+    winner: int | None
+    deal_count: int  # hands dealt so far, the current one included
+    hand: Hand  # the current hand (the last one once the match is over)
+    _log: Any  # persistent log of (seat, action), see hand.unwind
 
     def __init__(
         self,
@@ -84,53 +97,33 @@ class Match:
             raise TypeError("rules must be a courtpiece.Rules")
         if not isinstance(seed, str) or not seed:
             raise ValueError("a match needs a non-empty seed string")
-        measure = _measure(rules)
-        if target is None:
-            target = DEFAULT_TARGET[measure]
-        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
-            raise ValueError(f"target must be a positive whole number, not {target!r}")
-        if chain is not None and (
-            not isinstance(chain, int) or isinstance(chain, bool) or chain < 1
-        ):
-            raise ValueError(f"chain must be a positive whole number, not {chain!r}")
-        seeds = tuple(fair.chain(seed, chain)) if chain is not None else None
+        target = _positive("target", rules.measure.default_target if target is None else target)
+        seeds = None if chain is None else tuple(fair.chain(seed, _positive("chain", chain)))
         winner_seat, rounds = toss(seeds[0] if seeds else seed, client_seeds)
-        # CP-11: the toss winner calls first and the dealer sits before them; in Hukum the
-        # toss picks the dealer. Be-Ranga and Mendikot have no caller: the toss winner leads.
-        dealer = winner_seat if rules.variant == "hukum" else (winner_seat - 1) % 4
-        self.rules = rules
-        self.seed = seed
-        self._seeds = seeds
-        self.client_seeds = tuple(client_seeds)
-        self.target = target
-        self.measure = measure
-        self.toss = rounds
-        self.toss_winner = winner_seat
-        self.scores = (0, 0)
-        self.tally: dict[str, tuple[int, int]] = {}
-        self.hands: tuple[Hand, ...] = ()
-        self.winner: int | None = None
-        self.deal_count = 0
-        self._log: Any = None
-        self.hand = self._deal(dealer)
-
-    def _server_seed(self, n: int) -> str:
-        if self._seeds is None:
-            return self.seed
-        if n >= len(self._seeds):
-            raise IllegalAction("the match has used every seed of its chain")
-        return self._seeds[n]
-
-    def _deal(self, dealer: int) -> Hand:
-        hand = new_hand(
-            self.rules,
-            dealer,
-            seed=self._server_seed(self.deal_count),
-            client_seeds=self.client_seeds,
-            n=self.deal_count,
+        self._set(
+            rules=rules,
+            seed=seed,
+            _seeds=seeds,
+            client_seeds=tuple(client_seeds),
+            target=target,
+            toss=tuple(MappingProxyType(r) for r in rounds),
+            toss_winner=winner_seat,
+            scores=(0, 0),
+            tally=MappingProxyType({}),
+            hands=(),
+            winner=None,
+            deal_count=0,
+            _log=None,
         )
-        self.deal_count += 1
-        return hand
+        self._deal(rules.succession.first_dealer(winner_seat))  # CP-11
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Match is immutable: apply() returns a new state")
+
+    def _set(self, **values: Any) -> None:
+        # Only on a Match being built (in __init__ or apply), never one anyone holds.
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ surface
     @property
@@ -146,9 +139,21 @@ class Match:
         return unwind(self._log)
 
     @property
+    def measure(self) -> str:
+        """How the match is won: "points", "difference" or "hands"."""
+        return self.rules.measure.name
+
+    @property
     def difference(self) -> int:
         """Team 0's lead over team 1 (CP-HK-7 shows the score this way)."""
         return self.scores[0] - self.scores[1]
+
+    @property
+    def result(self) -> MatchResult | None:
+        """None until the match is over; then who won, the final scores and the measure."""
+        if self.winner is None:
+            return None
+        return MatchResult(self.winner, self.scores, self.measure, self.target, len(self.hands))
 
     def legal_actions(self) -> list[str]:
         return [] if self.is_over else self.hand.legal_actions()
@@ -156,72 +161,54 @@ class Match:
     def apply(self, action: object, seat: int | None = None) -> Match:
         if self.is_over:
             raise IllegalAction("the match is over")
-        hand = self.hand.apply(action, seat)  # raises IllegalAction, nothing changes
+        hand = self.hand.apply(action, seat)  # the turn check; raises, nothing changes
         new = object.__new__(Match)
         for name in Match.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._log = (self._log, hand.last_action)
-        new.hand = hand
+            object.__setattr__(new, name, getattr(self, name))
+        new._set(_log=(self._log, hand.last_action), hand=hand)
         if hand.is_over:
             new._hand_ended(hand)
         return new
 
+    # ------------------------------------------------------------------ steps
+    def _server_seed(self, n: int) -> str:
+        if self._seeds is None:
+            return self.seed
+        if n >= len(self._seeds):
+            raise IllegalAction("the match has used every seed of its chain")
+        return self._seeds[n]
+
+    def _deal(self, dealer: int) -> None:
+        n = self.deal_count
+        seed = self._server_seed(n)
+        hand = new_hand(self.rules, dealer, seed=seed, client_seeds=self.client_seeds, n=n)
+        self._set(hand=hand, deal_count=n + 1)
+
     def _hand_ended(self, hand: Hand) -> None:
         result = hand.result
         assert result is not None
-        self.hands = (*self.hands, hand)
-        if result.kind != "redeal":
-            s0, s1 = self.scores
-            p0, p1 = result.points
-            self.scores = (s0 + p0, s1 + p1)
-            t = self.tally.get(result.kind, (0, 0))
-            self.tally = {
-                **self.tally,
-                result.kind: (t[0] + 1, t[1]) if result.winner == 0 else (t[0], t[1] + 1),
-            }
-            self.winner = self._match_winner()
+        self._set(hands=(*self.hands, hand))
+        if result.winner is None:  # a redeal: nothing scores, the same dealer deals again
+            self._deal(hand.dealer)  # CP-RUNG-5a: so the same caller gets a new deal
+            return
+        self._score(result.kind, result.winner, result.points)
         if self.winner is None:
-            self.hand = self._deal(self._next_dealer(hand))
+            self._deal(self.rules.succession.next_dealer(hand))
 
-    def _match_winner(self) -> int | None:
-        s0, s1 = self.scores
-        if self.measure == "difference":  # CP-HK-7: 52 behind loses
-            if s0 - s1 >= self.target:
-                return 0
-            if s1 - s0 >= self.target:
-                return 1
-            return None
-        if s0 >= self.target:  # only one team scores in a hand, so no ties
-            return 0
-        if s1 >= self.target:
-            return 1
-        return None
-
-    def _next_dealer(self, hand: Hand) -> int:
-        result = hand.result
-        assert result is not None
-        dealer = hand.dealer
-        variant = self.rules.variant
-        if result.kind == "redeal":
-            return dealer  # CP-RUNG-5a: the same caller gets a new deal
-        if variant == "rung":
-            caller = hand.caller
-            assert caller is not None
-            if result.winner != caller % 2:
-                nxt = (caller + 1) % 4  # CP-RUNG-6: the right passes to the next seat
-            elif result.kind in ("court", "biyasi"):
-                nxt = (caller + 2) % 4  # all 13: the caller's partner calls
-            else:
-                nxt = caller
-            return (nxt - 1) % 4  # CP-11: the dealer sits before the caller
-        if variant == "hukum":
-            losers = 1 - result.winner  # CP-HK-8: the losing team deals
-            return dealer if dealer % 2 == losers else (dealer + 1) % 4
-        return (dealer + 1) % 4  # CP-SS-1: the deal passes on one seat each hand
+    def _score(self, kind: str, winner: int, points: tuple[int, int]) -> None:
+        scores = (self.scores[0] + points[0], self.scores[1] + points[1])
+        won = self.tally.get(kind, (0, 0))
+        won = (won[0] + 1, won[1]) if winner == 0 else (won[0], won[1] + 1)
+        self._set(
+            scores=scores,
+            tally=MappingProxyType({**self.tally, kind: won}),
+            winner=self.rules.measure.winner(scores, self.target),
+        )
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:
         """The current hand's view plus what everyone knows about the match."""
+        result = self.result
         return {
             "hand": self.hand.view(seat),
             "match": {
@@ -234,6 +221,7 @@ class Match:
                 "toss": [{str(s): c for s, c in r.items()} for r in self.toss],
                 "is_over": self.is_over,
                 "winner": self.winner,
+                "result": result.to_dict() if result else None,
             },
             "fairness": self.fairness(),
         }
@@ -243,8 +231,9 @@ class Match:
 
         ``server_seeds[k]`` is hand k's server seed (counter ``k``), listed once hand k
         is over; with a chain, ``commitment`` is of the first seed and each later seed
-        hashes to the one before it."""
+        hashes to the one before it. ``hand`` is the counter of the hand being played."""
         done = len(self.hands)
+        chained = self._seeds is not None
         if self._seeds is not None:
             commitment = fair.commitment(self._seeds[0])
             revealed = list(self._seeds[:done])
@@ -252,12 +241,12 @@ class Match:
             commitment = fair.commitment(self.seed)
             revealed = [self.seed] * done if self.is_over else []
         return {
-            "scheme": "chain" if self._seeds is not None else "single",
+            "scheme": "chain" if chained else "single",
             "commitment": commitment,
             "client_seeds": list(self.client_seeds),
             "hand": self.deal_count - 1,
             "server_seeds": revealed,
-            "server_seed": self.seed if self.is_over and self._seeds is None else None,
+            "server_seed": self.seed if self.is_over and not chained else None,
         }
 
     def __repr__(self) -> str:
@@ -265,4 +254,3 @@ class Match:
             f"<Match {self.rules.variant} scores={self.scores} hands={len(self.hands)} "
             f"winner={self.winner}>"
         )
-

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .hand import Hand, IllegalAction, new_hand
+from ..protocol import IllegalAction
+from .hand import Hand, new_hand
 from .rules import Rules
 
 MAGIC = "baithak-hand 1"

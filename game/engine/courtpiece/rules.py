@@ -1,83 +1,194 @@
-"""Variants are data: a :class:`Variant` says how trump is decided, when a hand ends and
-how it scores; :class:`Rules` is a variant plus its table options.
+"""The variants (docs/RULES.md Part 1) and :class:`Rules`, a variant with its options.
 
-The hand state machine in ``hand.py`` reads these fields instead of testing variant names,
-so a new variant is a new ``Variant`` entry, not new branches scattered through play.
+A :class:`Variant` is made of the pieces in ``behaviour.py``: how trump is decided, when
+a hand stops, how tricks are collected, how a hand scores, who deals next and how the
+match is won. A piece that depends on a table option is a :class:`Choose` (or
+:func:`by_option`), resolved once when ``Rules`` is built. The hand and the match only
+call the resolved pieces, so **a new variant is one more entry in** :data:`VARIANTS`::
+
+    Variant(
+        "sar_to_the_end",
+        calling=NameSuit(may_pass=True, timers=True),
+        ending=all_thirteen,
+        scoring=HandsScore(),
+        succession=DEAL_PASSES_ON,
+        measure=HANDS,
+    )
+
+``Rules(variant=...)`` also takes a ``Variant`` object, so one can be tried out without
+being listed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from itertools import product
+from typing import Any, Generic, TypeVar
 
-Calling = Literal["rung", "single_sar", "hidden", "none", "hukum"]
-Ending = Literal["rung", "seven", "piles", "thirteen"]
-Scoring = Literal["rung", "hands", "mendikot", "hukum"]
+from .behaviour import (
+    CALLER_KEEPS_WINNING,
+    DEAL_PASSES_ON,
+    DIFFERENCE,
+    HANDS,
+    LOSERS_DEAL,
+    POINTS,
+    Bidding,
+    ContractScore,
+    Ending,
+    HandsScore,
+    HideCard,
+    Measure,
+    MendikotScore,
+    NameSuit,
+    NoCall,
+    Piles,
+    RungScore,
+    Scoring,
+    Succession,
+    all_thirteen,
+    court_needs_all_13,
+    first_to_seven,
+)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Option:
+    """A table option: its default and every value it may take."""
+
     default: Any
     choices: tuple[Any, ...]
-    help: str
+
+    def ordered(self) -> tuple[Any, ...]:
+        """The choices, default first."""
+        return (self.default, *(c for c in self.choices if c != self.default))
 
 
 @dataclass(frozen=True)
+class Choose(Generic[T]):
+    """A piece that depends on the table options: ``pick(options)`` gives the piece."""
+
+    pick: Callable[[Mapping[str, Any]], T]
+
+
+def by_option(name: str, cases: Mapping[Any, T]) -> Choose[T]:
+    """The piece ``cases[value of option name]``."""
+    return Choose(lambda options: cases[options[name]])
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: pieces hold functions
 class Variant:
     name: str
-    calling: Calling  # how trump is decided before play
-    ending: Ending  # when the hand stops
-    scoring: Scoring
-    rule_ids: str  # the RULES.md section, for messages and docs
-    timers: bool = False  # CP-SS-4a: `timeout` has a meaning while calling
-    may_pass: bool = False  # CP-SS-4: the one pass to partner
-    trump_by_first_void: bool = False  # CP-BR-1 / CP-MK-2
-    piles: bool = False  # CP-DS-1
-    options: dict[str, Option] = field(default_factory=dict)
+    calling: NameSuit | Choose[NameSuit]
+    ending: Ending | Choose[Ending]
+    scoring: Scoring | Choose[Scoring]
+    succession: Succession | Choose[Succession]
+    measure: Measure | Choose[Measure]
+    collect: Piles | Choose[Piles | None] | None = None  # None: one trick counts one
+    claim: bool | Choose[bool] = False  # CP-RUNG-5: the 82 claim is offered
+    options: Mapping[str, Option] = field(default_factory=dict)
+
+    def option_sets(self) -> Iterator[dict[str, Any]]:
+        """Every combination of this variant's option values, defaults first."""
+        names = list(self.options)
+        choices = [self.options[n].ordered() for n in names]
+        for values in product(*choices):
+            yield dict(zip(names, values, strict=True))
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """Every result kind a hand of this variant can end with, over all its options."""
+        out: frozenset[str] = frozenset()
+        for options in self.option_sets():
+            out |= Rules(self, **options).kinds
+        return out
+
+
+def _resolve(piece: T | Choose[T], options: Mapping[str, Any]) -> T:
+    return piece.pick(options) if isinstance(piece, Choose) else piece
 
 
 _BOOL = (True, False)
+SINGLE_SAR_CALL = NameSuit(may_pass=True, timers=True)  # CP-SS-4, CP-SS-4a
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
-        Variant(
-            "rung", calling="rung", ending="rung", scoring="rung", rule_ids="CP-RUNG",
+        Variant(  # CP-RUNG
+            "rung",
+            calling=Choose(
+                lambda o: NameSuit(thirteenth=o["thirteenth"], redeal=o["redeal"])
+            ),
+            ending=by_option("court", {"all13": court_needs_all_13, "first7": first_to_seven}),
+            scoring=RungScore(),
+            succession=CALLER_KEEPS_WINNING,
+            measure=POINTS,
+            claim=Choose(lambda o: o["court"] == "all13" and o["claim82"]),
             options={
-                "redeal": Option(True, _BOOL, "redeal when no first-five card beats a ten"),
-                "thirteenth": Option(True, _BOOL, "caller may take the suit of their 13th card"),
-                "court": Option("all13", ("all13", "first7"), "what counts as court"),
-                "claim82": Option(True, _BOOL, "the leader may open their hand and claim all 13"),
+                "redeal": Option(True, _BOOL),  # redeal when no first-five card beats a ten
+                "thirteenth": Option(True, _BOOL),  # the caller may take their 13th's suit
+                "court": Option("all13", ("all13", "first7")),  # what counts as court
+                "claim82": Option(True, _BOOL),  # the leader may open their hand, claim 13
             },
         ),
-        Variant(
-            "single_sar", calling="single_sar", ending="seven", scoring="hands",
-            rule_ids="CP-SS", timers=True, may_pass=True,
+        Variant(  # CP-SS
+            "single_sar",
+            calling=SINGLE_SAR_CALL,
+            ending=first_to_seven,
+            scoring=HandsScore(),
+            succession=DEAL_PASSES_ON,
+            measure=HANDS,
         ),
-        Variant(
-            "hidden", calling="hidden", ending="seven", scoring="hands",
-            rule_ids="CP-HID", timers=True, may_pass=True,
+        Variant(  # CP-HID
+            "hidden",
+            calling=HideCard(may_pass=True, timers=True),
+            ending=first_to_seven,
+            scoring=HandsScore(),
+            succession=DEAL_PASSES_ON,
+            measure=HANDS,
         ),
-        Variant(
-            "double_sar", calling="single_sar", ending="piles", scoring="hands",
-            rule_ids="CP-DS", timers=True, may_pass=True, piles=True,
+        Variant(  # CP-DS
+            "double_sar",
+            calling=SINGLE_SAR_CALL,
+            ending=first_to_seven,
+            collect=by_option("ace_rule", {False: Piles(), True: Piles(ace_rule=True)}),
+            scoring=HandsScore(),
+            succession=DEAL_PASSES_ON,
+            measure=HANDS,
+            options={"ace_rule": Option(False, _BOOL)},  # an ace's trick never takes the pile
+        ),
+        Variant(  # CP-BR
+            "be_ranga",
+            calling=NoCall(),
+            ending=first_to_seven,
+            scoring=HandsScore(other_side="kot"),  # nobody calls: either side's 7 is kot
+            succession=DEAL_PASSES_ON,
+            measure=HANDS,
+        ),
+        Variant(  # CP-MK
+            "mendikot",
+            calling=NoCall(),
+            ending=all_thirteen,
+            scoring=MendikotScore(),
+            succession=DEAL_PASSES_ON,
+            measure=HANDS,
+        ),
+        Variant(  # CP-HK; bidding=False is CP-HK-9, the old household way
+            "hukum",
+            calling=by_option("bidding", {True: Bidding(), False: NameSuit()}),
+            ending=by_option("bidding", {True: all_thirteen, False: first_to_seven}),
+            scoring=Choose(
+                lambda o: ContractScore()
+                if o["bidding"]
+                else HandsScore(other_side="kot" if o["kot_both_sides"] else "win")
+            ),
+            succession=LOSERS_DEAL,  # CP-HK-8, also without bidding
+            measure=by_option("bidding", {True: DIFFERENCE, False: HANDS}),
             options={
-                "ace_rule": Option(False, _BOOL, "a trick won with an ace never takes the pile"),
-            },
-        ),
-        Variant(
-            "be_ranga", calling="none", ending="seven", scoring="hands",
-            rule_ids="CP-BR", trump_by_first_void=True,
-        ),
-        Variant(
-            "mendikot", calling="none", ending="thirteen", scoring="mendikot",
-            rule_ids="CP-MK", trump_by_first_void=True,
-        ),
-        Variant(
-            "hukum", calling="hukum", ending="thirteen", scoring="hukum", rule_ids="CP-HK",
-            options={
-                "bidding": Option(True, _BOOL, "bid for trump (off: the old way, caller names it)"),
-                "kot_both_sides": Option(False, _BOOL, "no-bid: the other side's kot counts"),
+                "bidding": Option(True, _BOOL),  # off: the caller names trump (CP-HK-9)
+                "kot_both_sides": Option(False, _BOOL),  # no-bid: the other side's kot counts
             },
         ),
     )
@@ -88,55 +199,85 @@ class Rules:
     """A variant and its options: ``Rules(variant="rung", court="first7")``.
 
     Immutable and hashable. Unknown variants, unknown options and bad values raise
-    ValueError naming what is wrong.
+    ValueError naming what is wrong. Options read as attributes (``rules.court``); the
+    variant's pieces, resolved for these options, are ``calling``, ``ending``,
+    ``collect``, ``scoring``, ``succession``, ``measure`` and ``claim``; ``kinds`` is
+    every result kind a hand can end with.
     """
 
     __slots__ = (
         "_options",
         "_values",
-        "claim_allowed",
-        "court_all13",
+        "calling",
+        "claim",
+        "collect",
         "ending",
-        "hukum_bidding",
+        "kinds",
+        "measure",
+        "scoring",
         "spec",
+        "succession",
         "variant",
     )
+    variant: str
+    spec: Variant
+    calling: NameSuit
+    ending: Ending
+    collect: Piles | None
+    scoring: Scoring
+    succession: Succession
+    measure: Measure
+    claim: bool
+    kinds: frozenset[str]
+    _options: tuple[tuple[str, Any], ...]
+    _values: dict[str, Any]
 
-    def __init__(self, variant: str = "rung", **options: Any) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(
-                f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}"
-            )
-        spec = VARIANTS[variant]
+    def __init__(self, variant: str | Variant = "rung", **options: Any) -> None:
+        spec = variant if isinstance(variant, Variant) else self._known(variant)
+        values = self._checked(spec, options)
+        pieces: dict[str, Any] = {
+            "calling": _resolve(spec.calling, values),
+            "ending": _resolve(spec.ending, values),
+            "collect": _resolve(spec.collect, values),
+            "scoring": _resolve(spec.scoring, values),
+            "succession": _resolve(spec.succession, values),
+            "measure": _resolve(spec.measure, values),
+            "claim": _resolve(spec.claim, values),
+        }
+        pieces["kinds"] = pieces["calling"].kinds | pieces["scoring"].kinds
+        for name, value in {
+            "variant": spec.name,
+            "spec": spec,
+            "_options": tuple(sorted(values.items())),
+            "_values": values,
+            **pieces,
+        }.items():
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _known(name: str) -> Variant:
+        if name not in VARIANTS:
+            raise ValueError(f"unknown variant {name!r}; choose one of {', '.join(VARIANTS)}")
+        return VARIANTS[name]
+
+    @staticmethod
+    def _checked(spec: Variant, options: Mapping[str, Any]) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for name, value in options.items():
             if name not in spec.options:
                 known = ", ".join(spec.options) or "none"
-                raise ValueError(f"unknown option {name!r} for {variant} (options: {known})")
+                raise ValueError(f"unknown option {name!r} for {spec.name} (options: {known})")
             opt = spec.options[name]
             # bool is an int subclass: insist on the exact type so 1 is not True.
             if not any(value == c and type(value) is type(c) for c in opt.choices):
                 raise ValueError(
-                    f"bad value {value!r} for option {name!r} of {variant}; "
+                    f"bad value {value!r} for option {name!r} of {spec.name}; "
                     f"choose one of {', '.join(map(repr, opt.choices))}"
                 )
             values[name] = value
         for name, opt in spec.options.items():
             values.setdefault(name, opt.default)
-        object.__setattr__(self, "variant", variant)
-        object.__setattr__(self, "spec", spec)
-        object.__setattr__(self, "_options", tuple(sorted(values.items())))
-        object.__setattr__(self, "_values", values)
-        # Derived switches the state machine asks about on every trick: computed once.
-        court_all13 = variant == "rung" and values["court"] == "all13"
-        object.__setattr__(self, "court_all13", court_all13)
-        # CP-RUNG-5: the 82 claim exists only when court means all 13 tricks.
-        object.__setattr__(self, "claim_allowed", court_all13 and values["claim82"])
-        bidding = variant == "hukum" and values["bidding"]
-        object.__setattr__(self, "hukum_bidding", bidding)
-        # CP-HK-9: Hukum's old no-bid way stops at 7 tricks.
-        ending = "seven" if variant == "hukum" and not bidding else spec.ending
-        object.__setattr__(self, "ending", ending)
+        return values
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Rules is immutable")
@@ -158,7 +299,7 @@ class Rules:
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Rules)
-            and self.variant == other.variant
+            and self.spec is other.spec
             and self._options == other._options
         )
 

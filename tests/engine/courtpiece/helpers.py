@@ -1,4 +1,4 @@
-"""Helpers for the Court Piece rule tests (RULES.md Part 1).
+"""Helpers for the Court Piece rule tests (docs/RULES.md Part 1).
 
 Every rule test builds an explicit deal (four ordered lists of 13 cards: the first five
 are the first-round cards, the last is the 13th card, CP-4) and drives the engine only

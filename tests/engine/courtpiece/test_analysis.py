@@ -1,4 +1,4 @@
-"""cp.find_reneges (CP-10) and cp.trumps_out (trump counting, RULES.md table manners)."""
+"""cp.find_reneges (CP-10) and cp.trumps_out (trump counting, docs/RULES.md table manners)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ For every hand: legal actions are never empty until the end; every legal action 
 the old state is unchanged by apply; results and points agree with the tricks and the
 variant's rules; replaying the history gives the same state; and no view — serialised to
 JSON — holds a card its seat may not know. The secrecy model here is written from
-RULES.md independently of the engine's own bookkeeping (CP-4, CP-RUNG-1, CP-RUNG-5,
+docs/RULES.md independently of the engine's own bookkeeping (CP-4, CP-RUNG-1, CP-RUNG-5,
 CP-SS-4, CP-HID-1, CP-HID-7, CP-HID-8).
 """
 
@@ -19,30 +19,23 @@ import pytest
 
 from game.engine import courtpiece as cp
 
+# Every variant the engine lists, with every combination of its options: a new variant
+# or option is played here without touching this file.
 CONFIGS: list[tuple[str, dict[str, object]]] = [
-    ("rung", {}),
-    ("rung", {"court": "first7"}),
-    ("rung", {"redeal": False, "thirteenth": False, "claim82": False}),
-    ("rung", {"court": "first7", "claim82": False, "thirteenth": False}),
-    ("single_sar", {}),
-    ("hidden", {}),
-    ("double_sar", {}),
-    ("double_sar", {"ace_rule": True}),
-    ("be_ranga", {}),
-    ("mendikot", {}),
-    ("hukum", {}),
-    ("hukum", {"bidding": False}),
-    ("hukum", {"bidding": False, "kot_both_sides": True}),
+    (name, options) for name, variant in cp.VARIANTS.items() for options in variant.option_sets()
 ]
 IDS = [v + "".join(f"-{k}={o}" for k, o in opts.items()) for v, opts in CONFIGS]
 
-HANDS_PER_CONFIG = 300  # 13 configs: 3,900 random hands
-FULLY_CHECKED = 40  # hands per config whose every state gets the full view/replay checks
+HANDS_PER_CONFIG = 150  # 26 configs: 3,900 random hands
+FULLY_CHECKED = 20  # hands per config whose every state gets the full view/replay checks
 
 RANKS = "23456789TJQKA"
 BID_TOKEN = re.compile(r'bid:\d+[SHDC]|"bid": "(\d+[SHDC]|pass)"')
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[AKQJT2-9][SHDC](?![A-Za-z0-9])")
 
+# The result kinds each variant can give, from docs/RULES.md (CP-RUNG-3/5/5a, CP-SS-3/5,
+# CP-HID-9, CP-DS-3, CP-BR-2, CP-MK-1, CP-HK-6/9), written apart from the engine's own
+# declarations (Variant.kinds), which test_declared_kinds_match_the_rules compares.
 KINDS = {
     "rung": {"win", "court", "baawan", "biyasi", "redeal"},
     "single_sar": {"win", "kot", "gone_kot"},
@@ -50,6 +43,7 @@ KINDS = {
     "double_sar": {"win", "kot", "gone_kot"},
     "be_ranga": {"win", "kot"},
     "mendikot": {"win", "mendikot"},
+    "hukum": {"made", "set", "win", "kot"},
 }
 
 
@@ -110,21 +104,18 @@ def check_result(hand: cp.Hand) -> None:
     rules = hand.rules
     assert result is not None and hand.to_move is None and hand.legal_actions() == []
     t0, t1 = result.tricks
+    # Only a kind this variant, with these options, declares it can give.
+    assert result.kind in rules.kinds
+    assert rules.kinds <= KINDS[rules.variant]
     if result.kind == "redeal":
         assert result.points == (0, 0) and result.winner is None
         return
-    assert result.kind in KINDS.get(rules.variant, set()) | {
-        "win",
-        "kot",
-        "gone_kot",
-        "made",
-        "set",
-    }
     winner = result.winner
+    hukum_bidding = rules.variant == "hukum" and rules.bidding
     if rules.variant == "double_sar":
         assert t0 + t1 <= 13 and max(t0, t1) >= 7  # CP-DS-2
         assert result.tricks[winner] >= 7
-    elif rules.variant == "mendikot" or rules.hukum_bidding:
+    elif rules.variant == "mendikot" or hukum_bidding:
         assert t0 + t1 == 13  # CP-MK-1, CP-HK-5: all 13 tricks are played
     else:
         assert result.tricks[winner] >= 7
@@ -137,10 +128,10 @@ def check_result(hand: cp.Hand) -> None:
             assert winner == caller_team and result.tricks[1 - winner] == 0
         if result.kind == "baawan":
             assert winner != caller_team and result.tricks[1 - winner] == 0
-        if rules.court_all13 and result.kind == "win":
+        if rules.court == "all13" and result.kind == "win":
             # CP-RUNG-5b: settled once one team has 7+ and the other at least one.
             assert min(t0, t1) >= 1 and max(t0, t1) >= 7
-    elif rules.hukum_bidding:
+    elif hukum_bidding:
         bid, bidder = result.contract
         team = bidder % 2
         made = result.tricks[team] >= bid
@@ -151,6 +142,11 @@ def check_result(hand: cp.Hand) -> None:
         assert sorted(result.points) == [0, 1] and result.points[winner] == 1  # CP-SS-5
         if result.kind in ("kot", "gone_kot"):
             assert result.tricks[1 - winner] == 0
+        if rules.variant == "hukum" and result.tricks[1 - winner] == 0:
+            # CP-HK-9: the caller's team's 7 in a row is kot; the other team's is kot only
+            # with kot_both_sides, else a plain win.
+            calling_side = winner == result.caller % 2
+            assert result.kind == ("kot" if calling_side or rules.kot_both_sides else "win")
     if rules.variant == "mendikot":
         tens = result.tens
         assert sum(tens) == 4
@@ -209,6 +205,23 @@ def test_random_playouts(variant: str, options: dict[str, object]) -> None:
         kinds.add(hand.result.kind)
     # Random play reaches the ordinary outcome of every variant.
     assert "win" in kinds or kinds & {"made", "set"}
+
+
+def test_every_variant_and_option_set_is_played() -> None:
+    """The list above comes from the engine: all seven variants, all their options."""
+    assert {v for v, _ in CONFIGS} == set(KINDS)
+    plain = {"redeal": False, "thirteenth": False, "court": "first7", "claim82": False}
+    assert ("rung", plain) in CONFIGS
+    assert len(CONFIGS) == 16 + 1 + 1 + 2 + 1 + 1 + 4
+    defaults = {"redeal": True, "thirteenth": True, "court": "all13", "claim82": True}
+    assert CONFIGS[0] == ("rung", defaults)
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_declared_kinds_match_the_rules(name: str) -> None:
+    """Each variant declares exactly the kinds docs/RULES.md lets it give (a Rung hand is never
+    kot, a Hukum hand never gone_kot)."""
+    assert cp.VARIANTS[name].kinds == KINDS[name]
 
 
 def test_views_are_json_and_hide_other_hands_in_the_first_state() -> None:

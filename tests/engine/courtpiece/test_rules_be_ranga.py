@@ -1,4 +1,4 @@
-"""Be-Ranga (RULES.md CP-BR-1, CP-BR-2): no trump call; the first card played by a player
+"""Be-Ranga (docs/RULES.md CP-BR-1, CP-BR-2): no trump call; the first card played by a player
 who cannot follow suit fixes trump. Seat 3 deals, so seat 0 leads unless a test says so.
 """
 

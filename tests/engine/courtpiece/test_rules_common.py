@@ -1,4 +1,4 @@
-"""Rules common to every Court Piece variant (RULES.md CP-1 … CP-12), plus bad input.
+"""Rules common to every Court Piece variant (docs/RULES.md CP-1 … CP-12), plus bad input.
 
 Each test builds an explicit deal and cites the rule it checks. Seat 3 deals unless a test
 says otherwise, so seat 0 is the first chooser / trump caller.

@@ -1,4 +1,4 @@
-"""Double Sar (RULES.md CP-DS-1 … CP-DS-4). Seat 3 deals, seat 0 calls spades.
+"""Double Sar (docs/RULES.md CP-DS-1 … CP-DS-4). Seat 3 deals, seat 0 calls spades.
 
 Collected tricks are visible only through the end of the hand (result.tricks counts the
 tricks collected in piles), so each test checks when the hand ends and with what.

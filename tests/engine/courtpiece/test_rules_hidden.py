@@ -1,4 +1,4 @@
-"""Hidden Rung / Band Rung (RULES.md CP-HID-1 … CP-HID-9). Seat 3 deals, seat 0 chooses.
+"""Hidden Rung / Band Rung (docs/RULES.md CP-HID-1 … CP-HID-9). Seat 3 deals, seat 0 chooses.
 
 HIDDEN: seat 0 hides 9H, its only heart. Seats 1 and 2 are void in diamonds (seat 0 leads
 2D in trick 1), seat 3 holds the diamonds and no heart.

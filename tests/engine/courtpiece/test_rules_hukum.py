@@ -1,4 +1,4 @@
-"""Hukum with bidding (RULES.md CP-HK-1 … CP-HK-6, CP-HK-9). Seat 3 deals, so seat 0 bids
+"""Hukum with bidding (docs/RULES.md CP-HK-1 … CP-HK-6, CP-HK-9). Seat 3 deals, so seat 0 bids
 first. Scores across hands (CP-HK-7) and the next dealer (CP-HK-8) are in
 test_rules_match.py.
 
@@ -259,10 +259,10 @@ def test_cp_hk_9_first_team_to_seven_wins() -> None:
     assert tuple(hand.result.points) == (1, 0)
 
 
-@pytest.mark.parametrize(("both", "kind"), [(False, "win"), (True, "gone_kot")])
+@pytest.mark.parametrize(("both", "kind"), [(False, "win"), (True, "kot")])
 def test_cp_hk_9_other_teams_seven_in_a_row(both: bool, kind: str) -> None:
     """CP-HK-9: the other team's first 7 in a row is a plain win, or with kot_both_sides
-    a kot for them (gone kot)."""
+    it "counts as kot too": the result kind is kot (never gone_kot in Hukum)."""
     hand = act(new("hukum", BAAWAN, bidding=False, kot_both_sides=both), "call:S")
     for _ in range(7):
         assert not hand.is_over

@@ -1,4 +1,4 @@
-"""Mendi Coat / Mendikot (RULES.md CP-MK-1, CP-MK-2). Seat 3 deals, so seat 0 leads.
+"""Mendi Coat / Mendikot (docs/RULES.md CP-MK-1, CP-MK-2). Seat 3 deals, so seat 0 leads.
 
 TENS: a scripted deal where everyone follows suit for 12 tricks (each seat holds 3 cards of
 every suit plus one spare), so trump is fixed only in trick 13 by the first void card.

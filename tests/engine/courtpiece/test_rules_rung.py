@@ -1,4 +1,4 @@
-"""Rung, the classic game (RULES.md CP-RUNG-1 … CP-RUNG-5b).
+"""Rung, the classic game (docs/RULES.md CP-RUNG-1 … CP-RUNG-5b).
 
 The match-level rules (CP-RUNG-5a's new deal for the same caller, CP-RUNG-6 succession,
 CP-RUNG-7 target) are in test_rules_match.py. Seat 3 deals, so seat 0 calls.

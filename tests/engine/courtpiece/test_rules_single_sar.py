@@ -1,4 +1,4 @@
-"""Single Sar (RULES.md CP-SS-1 … CP-SS-5); CP-SS-4 also for Double Sar, which calls the
+"""Single Sar (docs/RULES.md CP-SS-1 … CP-SS-5); CP-SS-4 also for Double Sar, which calls the
 same way. Dealer rotation (CP-SS-1) and the match target (CP-SS-5) are in
 test_rules_match.py. Seat 3 deals, so seat 0 is the first chooser.
 """
