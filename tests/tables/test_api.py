@@ -179,14 +179,13 @@ def test_fairness_the_commitment_is_public_before_seeds_are_fixed(users: list[An
     row = Table.objects.get(pk=created["id"])
     assert created["commitment"] == row.commitment and not row.client_seeds
     assert row.commitment == fair.commitment(fair.chain(row.seed_top, row.chain_length)[0])
-    assert _post(host, token, f"/api/tables/{row.pk}/seed", {"client_seed": "abc"}).status_code == 200
-    assert _post(host, token, f"/api/tables/{row.pk}/seed", {"client_seed": "a:b"}).status_code \
-        == 400
+    seed_url = f"/api/tables/{row.pk}/seed"
+    assert _post(host, token, seed_url, {"client_seed": "abc"}).status_code == 200
+    assert _post(host, token, seed_url, {"client_seed": "a:b"}).status_code == 400
     _post(host, token, f"/api/tables/{row.pk}/start")
     row.refresh_from_db()
     assert row.client_seeds[0] == "abc" and row.commitment == created["commitment"]
-    assert _post(host, token, f"/api/tables/{row.pk}/seed", {"client_seed": "x"}).status_code \
-        == 409
+    assert _post(host, token, seed_url, {"client_seed": "x"}).status_code == 409
 
 
 def test_ratings_a_player_who_leaves_a_rated_match_is_recorded_as_abandoning(
