@@ -163,12 +163,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self, force: bool = False) -> None:
         try:
-            payload = await database_sync_to_async(services.state_payload)(
-                self.table_id, self.seat
+            seat, payload = await database_sync_to_async(services.socket_state)(
+                self.table_id, self.owner
             )
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
             return
+        if seat != self.seat:
+            await self._move_to(seat)
         if not force and payload == self.last_sent:
             return  # several notices can arrive for one change: send it once
         self.last_sent = payload
@@ -176,6 +178,20 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps(payload, separators=(",", ":")))
         else:
             await self.send(text_data=render.table_frame_html(payload, lang=self.lang))
+
+    async def _move_to(self, seat: int | None) -> None:
+        """The owner took a seat or left one since this socket last looked."""
+        if self.marked and self.seat is not None:
+            self.marked = False
+            await database_sync_to_async(services.seat_disconnected)(
+                table_id=self.table_id, seat=self.seat
+            )
+        self.seat = seat
+        if seat is not None:
+            await database_sync_to_async(services.seat_connected)(
+                table_id=self.table_id, seat=seat
+            )
+            self.marked = True
 
     async def _error(self, code: str, message: str) -> None:
         if self.format == "json":

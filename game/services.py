@@ -200,11 +200,28 @@ def table_info(table: Table) -> dict[str, Any]:
 
 def state_payload(table_id: int, seat: int | None) -> dict[str, Any]:
     """TABLE_PROTOCOL's ``state`` frame for ``seat`` (None: a spectator)."""
+    table, seats = _table_and_seats(table_id)
+    return _payload(table, seats, seat)
+
+
+def socket_state(table_id: int, owner: Owner) -> tuple[int | None, dict[str, Any]]:
+    """The seat ``owner`` holds now and its state frame, from one read of the seats: a
+    socket follows its owner into a seat they took, and out of one they left (a bot's
+    seat is never shown to its former owner)."""
+    table, seats = _table_and_seats(table_id)
+    seat = seat_of(seats, owner)
+    return seat, _payload(table, seats, seat)
+
+
+def _table_and_seats(table_id: int) -> tuple[Table, list[Seat]]:
     try:
         table = Table.objects.select_related("host").get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("not_found", f"no table {table_id}") from None
-    seats = _seats(table)
+    return table, _seats(table)
+
+
+def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "type": "state",
         "version": table.version,

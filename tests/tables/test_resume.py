@@ -224,3 +224,34 @@ def test_a_table_without_spectators_refuses_them(users: list[Any]) -> None:
         assert (await comm.receive_output(timeout=5))["type"] == "websocket.close"
 
     run(body)
+
+
+def test_a_socket_follows_its_owner_into_a_seat_and_out_of_it(users: list[Any]) -> None:
+    table = services.create_table(owner=owner(users[0]), bots=[2, 3])
+    cookie = session_cookie(users[1])
+
+    async def body() -> None:
+        comm = socket(table.pk, cookie)
+        assert (await comm.connect())[0]
+        assert (await frames(comm))[-1]["seat"] is None  # watching
+        await database_sync_to_async(services.take_seat)(
+            table_id=table.pk, owner=owner(users[1]), seat=1
+        )
+        assert (await frames(comm))[-1]["seat"] == 1
+        await database_sync_to_async(services.start_table)(
+            table_id=table.pk, owner=owner(users[0])
+        )
+        seated = [f for f in await frames(comm) if f["type"] == "state"][-1]
+        assert seated["seat"] == 1 and seated["view"]["hand"]["hand"]
+        await database_sync_to_async(services.leave_seat)(
+            table_id=table.pk, owner=owner(users[1])
+        )
+        # The bot now holds seat 1: its former owner sees what a spectator sees.
+        after = [f for f in await frames(comm) if f["type"] == "state"]
+        assert after and all(f["seat"] is None for f in after[-1:])
+        assert after[-1]["view"]["hand"]["hand"] == []
+        await comm.disconnect()
+
+    run(body)
+    seat = Seat.objects.get(table=table, number=1)
+    assert seat.bot and seat.connections == 0
