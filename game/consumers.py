@@ -199,3 +199,38 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps(frame))
         else:
             await self.send(text_data=render.error_html(code, message, lang=self.lang))
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/?format=json|html&game=…``: the open tables, sent on connect and again
+    whenever one is created, filled, started or finished. Read-only: frames in are
+    ignored. HTML uses ``game.render.lobby_html(tables, lang=…)`` once the pages have it."""
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.format = "json" if query.get("format", ["html"])[0] == "json" else "html"
+        lang = query.get("lang", [settings.LANGUAGE_CODE])[0]
+        self.lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        self.game = query.get("game", [""])[0] or None
+        self.last_sent: Any = None
+        clock.ensure_started()
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.lobby_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return  # the lobby is watched, not talked to
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        tables = await database_sync_to_async(services.list_open_tables)(self.game)
+        if tables == self.last_sent:
+            return
+        self.last_sent = tables
+        lobby_html = getattr(render, "lobby_html", None)
+        if self.format == "html" and lobby_html is not None:
+            await self.send(text_data=lobby_html(tables, lang=self.lang))
+        else:
+            await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))

@@ -255,3 +255,28 @@ def test_a_socket_follows_its_owner_into_a_seat_and_out_of_it(users: list[Any]) 
     run(body)
     seat = Seat.objects.get(table=table, number=1)
     assert seat.bot and seat.connections == 0
+
+
+def test_the_lobby_socket_lists_open_tables_and_updates_live(users: list[Any]) -> None:
+    from baithak.asgi import application
+    from channels.testing import WebsocketCommunicator
+
+    from tests.tables.conftest import ORIGIN
+
+    services.create_table(owner=owner(users[0]), private=True, move_seconds=None)
+
+    async def body() -> None:
+        comm = WebsocketCommunicator(application, "/ws/lobby/?format=json", headers=[ORIGIN])
+        assert (await comm.connect())[0]
+        first = await comm.receive_json_from(timeout=5)
+        assert first == {"type": "lobby", "tables": []}  # private tables are not listed
+        table = await database_sync_to_async(services.create_table)(
+            owner=owner(users[1]), variant="hukum"
+        )
+        listed = (await comm.receive_json_from(timeout=5))["tables"]
+        assert [t["id"] for t in listed] == [table.pk]
+        assert listed[0]["variant"] == "hukum" and listed[0]["seats"][0]["player"] == "player1"
+        assert "seed_top" not in listed[0] and "invite" not in listed[0]
+        await comm.disconnect()
+
+    run(body)
