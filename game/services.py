@@ -312,9 +312,13 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     """Store the one pending deadline of the seat to move (nothing when none applies).
 
     Timers run from ``moved_at`` (when the current version was reached), so recomputing
-    after a (re)connect never gives a player more time."""
+    after a (re)connect never gives a player more time. While no person has a socket open
+    at the table, nothing runs: bots do not play on to an empty room, and the clock
+    starts when the first player arrives."""
     table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
     if table.status != Table.PLAYING or game_state.is_over:
+        return
+    if not any(s.connections > 0 for s in seats if not s.bot):
         return
     seat = seats[game_state.to_move]
     base = table.moved_at or now

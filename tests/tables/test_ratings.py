@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _finish(table: Table, humans: dict[int, Any], rng: random.Random) -> None:
+    services.seat_connected(table_id=table.pk, seat=min(humans))  # someone is there
     table.refresh_from_db()
     while table.status == Table.PLAYING:
         match = state.load(table)

@@ -103,8 +103,11 @@ def test_a_short_move_timer_fires_exactly_once(
 ) -> None:
     monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
     table = four_player_table(users, move_seconds=1)
-    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
+    assert table.deadline_at is None  # nobody is at the table yet: no clock runs
     mover = state.load(table).to_move
+    services.seat_connected(table_id=table.pk, seat=(mover + 1) % 4)
+    table.refresh_from_db()
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
     assert not services.fire(table.pk, 0, Table.MOVE)  # not due yet
     time.sleep(1.05)
     assert not services.fire(table.pk, 0, Table.BOT)  # not the pending kind
@@ -124,6 +127,8 @@ def test_cp_ss_4_the_calling_timer_applies_the_engines_timeout(
     monkeypatch.setenv("TABLES_CLOCK", "off")
     settings.TABLES_FIRST_CALL_SECONDS = 0  # every player here is in their first game
     table = four_player_table(users, variant="single_sar")
+    services.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
     assert table.deadline_kind == Table.CALL
     assert services.fire_due() is not None
     assert not services.fire(table.pk, 0, Table.CALL)
@@ -138,6 +143,7 @@ def test_a_disconnected_seat_is_played_by_the_bot_after_the_grace_period(
     settings.TABLES_GRACE_SECONDS = 0
     table = four_player_table(users)
     mover = state.load(table).to_move
+    services.seat_connected(table_id=table.pk, seat=(mover + 2) % 4)  # someone stays
     services.seat_connected(table_id=table.pk, seat=mover)
     table.refresh_from_db()
     assert table.deadline_kind == Table.MOVE
@@ -280,3 +286,19 @@ def test_the_lobby_socket_lists_open_tables_and_updates_live(users: list[Any]) -
         await comm.disconnect()
 
     run(body)
+
+
+def test_no_clock_runs_while_nobody_is_at_the_table(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    table = services.create_table(owner=owner(users[0]), bots=[1, 2, 3])
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING and table.deadline_at is None
+    services.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    mover = state.load(table).to_move
+    assert table.deadline_kind == (Table.BOT if mover else Table.MOVE)
+    services.seat_disconnected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    assert table.deadline_at is None
