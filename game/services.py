@@ -649,6 +649,8 @@ def _is_first_game(seat: Seat) -> bool:
 def _start(table: Table) -> None:
     """Fix the client seeds (server-chosen where missing) and begin play."""
     seats = _seats(table)
+    if all(seat.empty or seat.bot for seat in seats):
+        raise TableError("conflict", "nobody is seated: a table needs at least one player")
     now = timezone.now()
     for seat in seats:
         if seat.empty:
