@@ -16,6 +16,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("api/", include("game.api_urls")),  # live tables' JSON API (TABLE_PROTOCOL.md)
     # `/`: saved preference, then Accept-Language (baithak.language), not only the cookie.
     path("", views.root, name="root"),
     path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),
