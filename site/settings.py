@@ -107,6 +107,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "min_size": int(os.environ.get("DB_POOL_MIN", "1")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Live tables write from many requests and sockets at once. SQLite's default deferred
+    # transactions fail at once with "database is locked" when two of them upgrade to a
+    # write lock; IMMEDIATE takes the lock up front so the busy timeout can wait for it,
+    # and WAL lets readers go on while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

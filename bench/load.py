@@ -1,0 +1,455 @@
+"""Load benchmark of the live tables (issue #9), against a bare Channels anchor.
+
+N tables of four JSON WebSocket clients (TABLE_PROTOCOL.md) play Court Piece on one
+daphne process over loopback. Each table is paced: the seat to move sends one action
+every ``1 / rate`` seconds at most (and never before it has seen the previous one); the
+latency of an action is the time from sending it to the moment all four sockets of the
+table have received the state of the next version. The anchor (``bench/anchor_asgi.py``,
+a bare group-broadcast consumer on the same channel layer, frames of the same size) is
+measured in the same run with the same clients and pacing.
+
+Figures: p50/p99 latency, actions per second achieved, errors, lost actions (sent, never
+answered, or missing from the table's log afterwards), and the saturation rate: the
+highest total rate at which p99 stays within 250 ms, from a ramp of rates.
+
+    .venv/bin/python bench/load.py                       # SQLite + in-memory layer
+    .venv/bin/python bench/load.py --backend postgres    # PostgreSQL + Redis
+    .venv/bin/python bench/load.py --tables 20 --seconds 5 --ramp 20,40   # a quick look
+
+Writes bench/results/load-<backend>.json. Goals: at 250 tables, one action per second
+per table: p99 <= 1.5 x the anchor's and zero lost actions; saturation >= 0.5 x anchor's.
+
+Players are signed in by sessions written straight into the session store (a thousand
+form log-ins would only measure allauth's password hashing); everything after that goes
+through the public HTTP and WebSocket surface.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import os
+import platform
+import random
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+PG_DB = "baithak_load"
+REDIS_DB = 7
+SATURATION_MS = 250.0
+
+
+# ---------------------------------------------------------------------------- set-up
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _env(backend: str, tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="baithak.settings",
+        DEBUG="false",
+        SECRET_KEY="load-bench-" + secrets.token_hex(16),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="false",
+        PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
+    )
+    if backend == "postgres":
+        env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{PG_DB}"
+        env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+        env.setdefault("DB_POOL_MAX", "20")
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{tmp / 'load.sqlite3'}"
+    return env
+
+
+def _reset_services(backend: str) -> None:
+    if backend != "postgres":
+        return
+    for sql in (f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)", f"CREATE DATABASE {PG_DB}"):
+        subprocess.run(
+            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True,
+            capture_output=True,
+        )
+    subprocess.run(["redis-cli", "-n", str(REDIS_DB), "flushdb"], check=True,
+                   capture_output=True)
+
+
+_MAKE_PLAYERS = r"""
+import importlib, json, sys
+import django
+django.setup()
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+count = int(sys.argv[1])
+User = get_user_model()
+store = importlib.import_module(settings.SESSION_ENGINE).SessionStore
+backend = settings.AUTHENTICATION_BACKENDS[0]
+users = User.objects.bulk_create(
+    [User(username=f"load{i}", email=f"load{i}@example.com") for i in range(count)]
+)
+users = list(User.objects.filter(username__startswith="load").order_by("id"))
+out = []
+for user in users:
+    s = store()
+    s[SESSION_KEY] = str(user.pk)
+    s[BACKEND_SESSION_KEY] = backend
+    s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    s.create()
+    out.append(s.session_key)
+print(json.dumps(out))
+"""
+
+
+def _prepare(env: dict[str, str], players: int) -> list[str]:
+    py = sys.executable
+    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
+                   check=True)
+    done = subprocess.run([py, "-c", _MAKE_PLAYERS, str(players)], cwd=ROOT, env=env,
+                          check=True, capture_output=True, text=True)
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@contextlib.contextmanager
+def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untyped-def]
+    port = _free_port()
+    daphne = str(Path(sys.executable).with_name("daphne"))
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [daphne, "-b", "127.0.0.1", "-p", str(port), "--websocket_timeout", "-1", app],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", port), timeout=0.2
+                ):
+                    break
+                if proc.poll() is not None:
+                    raise RuntimeError(f"daphne exited: see {log}")
+                time.sleep(0.1)
+            yield port
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+# ---------------------------------------------------------------------------- HTTP
+CSRF = "loadbench" + "x" * 23  # any 32-character secret works as cookie and header
+
+
+def _http(port: int, method: str, url: str, session: str, body: Any = None) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+        "X-CSRFToken": CSRF,
+        "Content-Type": "application/json",
+        "Origin": f"http://127.0.0.1:{port}",
+        "Referer": f"http://127.0.0.1:{port}/",
+    }
+    conn.request(method, url, body=json.dumps(body) if body is not None else None,
+                 headers=headers)
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    try:
+        return resp.status, json.loads(data or b"null")
+    except ValueError:
+        return resp.status, data[:200]
+
+
+def _open_table(port: int, sessions: list[str]) -> int:
+    status, made = _http(port, "POST", "/api/tables", sessions[0], {
+        "game": "courtpiece", "variant": "rung", "options": {}, "private": False, "bots": [],
+    })
+    if status != 201:
+        raise RuntimeError(f"POST /api/tables: {status} {made}")
+    table = int(made["id"])
+    for seat in (1, 2, 3):
+        status, answer = _http(port, "POST", f"/api/tables/{table}/seats/{seat}",
+                               sessions[seat], {})
+        if status != 200:
+            raise RuntimeError(f"take seat {seat}: {status} {answer}")
+    status, info = _http(port, "GET", f"/api/tables/{table}", sessions[0])
+    if info.get("status") != "playing":
+        status, answer = _http(port, "POST", f"/api/tables/{table}/start", sessions[0], {})
+        if status != 200:
+            raise RuntimeError(f"start: {status} {answer}")
+    return table
+
+
+# ---------------------------------------------------------------------------- clients
+@dataclass
+class Table:
+    id: str
+    sockets: list[Any] = field(default_factory=list)
+    seen: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
+    frames: list[dict[str, Any] | None] = field(default_factory=lambda: [None] * 4)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    errors: int = 0
+    lost: int = 0
+    accepted: int = 0
+    latencies: list[float] = field(default_factory=list)
+    frame_bytes: list[int] = field(default_factory=list)
+
+
+async def _reader(table: Table, seat: int, ws: Any) -> None:
+    async for raw in ws:
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "state":
+            table.frame_bytes.append(len(raw))
+            table.seen[seat] = int(msg["version"])
+            table.frames[seat] = msg
+            table.changed.set()
+        elif kind == "error":
+            table.errors += 1
+            table.changed.set()
+
+
+async def _connect(table: Table, port: int, sessions: list[str], query: str) -> None:
+    for seat in range(4):
+        ws = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{table.id}/{query}",
+            additional_headers={"Cookie": f"sessionid={sessions[seat]}"},
+            origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+            max_size=2**22,
+            open_timeout=60,
+        )
+        table.sockets.append(ws)
+        asyncio.get_running_loop().create_task(_reader(table, seat, ws))
+
+
+async def _wait(table: Table, cond: Any, timeout: float) -> bool:
+    end = time.perf_counter() + timeout
+    while not cond():
+        left = end - time.perf_counter()
+        if left <= 0:
+            return False
+        table.changed.clear()
+        if cond():
+            return True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(table.changed.wait(), left)
+    return True
+
+
+def _over(table: Table) -> bool:
+    """The match at this table has ended (a real table; the anchor never ends)."""
+    frame = next((f for f in table.frames if f and f["version"] == min(table.seen)), None)
+    return frame is not None and "to_move" in frame and frame["to_move"] is None
+
+
+def _next_action(table: Table, anchor: bool, rng: random.Random) -> tuple[int, str, int] | None:
+    """(seat, action, version) for whoever is to move, from that seat's last frame."""
+    if anchor:
+        version = min(table.seen)
+        return version % 4, "play", version
+    for seat, frame in enumerate(table.frames):
+        if frame and frame.get("legal") and frame["version"] == min(table.seen):
+            return seat, rng.choice(frame["legal"]), int(frame["version"])
+    return None
+
+
+async def _drive(table: Table, anchor: bool, rate: float, until: float, start: float,
+                 rng: random.Random, record: bool) -> None:
+    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+    period = 1.0 / rate
+    next_at = time.perf_counter()
+    while time.perf_counter() < until:
+        await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        next_at += period
+        ready = await _wait(
+            table, lambda: _over(table) or _next_action(table, anchor, rng) is not None, 10
+        )
+        if ready and _over(table):
+            return
+        if not ready:
+            table.lost += 1
+            return
+        seat, action, version = _next_action(table, anchor, rng)  # type: ignore[misc]
+        errors = table.errors
+        t0 = time.perf_counter()
+        await table.sockets[seat].send(json.dumps(
+            {"type": "action", "action": action, "version": version}))
+        ok = await _wait(
+            table, lambda v=version, e=errors: min(table.seen) > v or table.errors > e, 10
+        )
+        if not ok:
+            table.lost += 1
+            return
+        if table.errors > errors:
+            continue
+        table.accepted += 1
+        if record:
+            table.latencies.append((time.perf_counter() - t0) * 1000)
+        next_at = max(next_at, time.perf_counter())
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds: float,
+                   warmup: float) -> dict[str, Any]:
+    for t in tables:
+        t.latencies.clear()
+        t.errors = t.lost = t.accepted = 0
+    rate = total_rate / len(tables)
+    rng = random.Random(7)
+    now = time.perf_counter()
+    # Warm-up (not recorded), then the measured window; tables start staggered.
+    await asyncio.gather(*[
+        _drive(t, anchor, rate, now + warmup, now + i / total_rate, rng, False)
+        for i, t in enumerate(tables)
+    ])
+    for t in tables:  # the warm-up's actions count for errors and losses, not the rate
+        t.latencies.clear()
+        t.accepted = 0
+    begin = time.perf_counter()
+    await asyncio.gather(*[
+        _drive(t, anchor, rate, begin + seconds, begin + i / total_rate, rng, True)
+        for i, t in enumerate(tables)
+    ])
+    elapsed = time.perf_counter() - begin
+    lat = [x for t in tables for x in t.latencies]
+    return {
+        "target_actions_per_s": total_rate,
+        "actions_per_s": round(sum(t.accepted for t in tables) / elapsed, 1),
+        "p50_ms": round(_percentile(lat, 0.50), 2),
+        "p99_ms": round(_percentile(lat, 0.99), 2),
+        "errors": sum(t.errors for t in tables),
+        "lost": sum(t.lost for t in tables),
+        "samples": len(lat),
+    }
+
+
+async def _run_side(port: int, tables_ids: list[str], sessions: list[str], anchor: bool,
+                    args: argparse.Namespace) -> dict[str, Any]:
+    tables = [Table(tid) for tid in tables_ids]
+    query = "" if anchor else "?format=json"
+    for i, t in enumerate(tables):
+        await _connect(t, port, sessions[4 * i: 4 * i + 4], query)
+    await asyncio.gather(*[_wait(t, lambda t=t: min(t.seen) >= 0, 30) for t in tables])
+    result: dict[str, Any] = {"nominal": await _measure(
+        tables, anchor, args.rate * len(tables), args.seconds, args.warmup)}
+    ramp = []
+    for total in args.ramp:
+        step = await _measure(tables, anchor, total, args.step_seconds, 1.0)
+        ramp.append(step)
+        print(f"  {'anchor' if anchor else 'tables'} ramp {total:>6.0f}/s: "
+              f"p99 {step['p99_ms']:.1f} ms, {step['actions_per_s']}/s", flush=True)
+        if step["p99_ms"] > SATURATION_MS * 2:
+            break
+    result["ramp"] = ramp
+    within = [s["actions_per_s"] for s in ramp if s["p99_ms"] <= SATURATION_MS]
+    result["saturation_actions_per_s"] = max(within) if within else 0.0
+    sizes = [b for t in tables for b in t.frame_bytes]
+    result["mean_frame_bytes"] = round(statistics.mean(sizes)) if sizes else 0
+    result["final_versions"] = {t.id: min(t.seen) for t in tables}
+    for t in tables:
+        for ws in t.sockets:
+            await ws.close()
+    return result
+
+
+def _lost_in_log(port: int, session: str, finals: dict[str, int]) -> int:
+    """Actions every client saw applied but the table's log does not hold."""
+    lost = 0
+    for tid, seen in finals.items():
+        _, info = _http(port, "GET", f"/api/tables/{tid}", session)
+        lost += max(0, seen - int(info["version"]))
+    return lost
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--rate", type=float, default=1.0, help="actions/s per table")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--step-seconds", type=float, default=8.0)
+    parser.add_argument("--ramp", type=lambda s: [float(x) for x in s.split(",")],
+                        default=[100, 250, 400, 600, 800, 1000, 1300],
+                        help="total actions/s of the saturation ramp")
+    args = parser.parse_args()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
+    env = _env(args.backend, tmp)
+    _reset_services(args.backend)
+    print(f"preparing {args.tables} tables ({args.backend}) ...", flush=True)
+    sessions = _prepare(env, 4 * args.tables)
+    out: dict[str, Any] = {
+        "backend": args.backend, "tables": args.tables, "sockets": 4 * args.tables,
+        "rate_per_table": args.rate, "seconds": args.seconds,
+        "python": platform.python_version(), "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+    }
+    with _daphne("baithak.asgi:application", env, tmp / "tables.log") as port:
+        with ThreadPoolExecutor(8) as pool:
+            ids = list(pool.map(lambda i: str(_open_table(port, sessions[4 * i: 4 * i + 4])),
+                                range(args.tables)))
+        print("tables:", flush=True)
+        side = asyncio.run(_run_side(port, ids, sessions, False, args))
+        side["lost"] = side["nominal"]["lost"] + _lost_in_log(
+            port, sessions[0], side.pop("final_versions"))
+        out["tables_result"] = side
+    env["ANCHOR_FRAME_BYTES"] = str(out["tables_result"]["mean_frame_bytes"] or 3000)
+    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as port:
+        print("anchor:", flush=True)
+        anchor = asyncio.run(_run_side(port, [str(i) for i in range(args.tables)], sessions,
+                                       True, args))
+        anchor.pop("final_versions")
+        out["anchor_result"] = anchor
+    t, a = out["tables_result"], out["anchor_result"]
+    out["p99_ratio"] = round(t["nominal"]["p99_ms"] / a["nominal"]["p99_ms"], 2)
+    out["saturation_ratio"] = round(
+        t["saturation_actions_per_s"] / a["saturation_actions_per_s"], 2
+    ) if a["saturation_actions_per_s"] else None
+    out["goals"] = {
+        "p99_within_1.5x_anchor": out["p99_ratio"] <= 1.5,
+        "zero_lost": t["lost"] == 0,
+        "saturation_at_least_half_anchor": (out["saturation_ratio"] or 0) >= 0.5,
+    }
+    print(f"\n{args.tables} tables, {4 * args.tables} sockets, {args.rate}/s per table, "
+          f"{args.backend}:")
+    for name, r in (("tables", t), ("anchor", a)):
+        n = r["nominal"]
+        print(f"  {name:7} p50 {n['p50_ms']:7.1f} ms  p99 {n['p99_ms']:7.1f} ms  "
+              f"{n['actions_per_s']:7.1f} actions/s  errors {n['errors']}  "
+              f"lost {r.get('lost', n['lost'])}  saturation {r['saturation_actions_per_s']}/s")
+    print(f"  p99 ratio {out['p99_ratio']} (goal <= 1.5), saturation ratio "
+          f"{out['saturation_ratio']} (goal >= 0.5), frame {t['mean_frame_bytes']} bytes")
+    path = RESULTS / f"load-{args.backend}.json"
+    path.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {path.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
