@@ -187,7 +187,7 @@ def answered_by(shortcut: str) -> Callable[[Position, tuple[int, int]], str]:
 
 # --- BG-3..BG-9 on any position and roll ------------------------------------------------
 def test_bg_6_every_roll_matches_the_search_and_the_brute_force() -> None:
-    seen = origins_of(positions(st.integers(0, 5), st.integers(0, 15)), ANY_DICE, 400)
+    seen = origins_of(positions(st.integers(0, 5), st.integers(0, 15)), ANY_DICE, 300)
     # a mixed sample reaches every part of the generator
     assert {"single shortcut", "bar shortcut", "double shortcut", "search"} <= set(seen)
 
@@ -198,7 +198,7 @@ def test_bg_6_ordinary_non_doubles_take_the_single_shortcut() -> None:
     boundary: a play of two moves cannot then bring the last one home and bear off)."""
     outside = st.one_of(st.just(2), st.integers(2, 15))
     seen = origins_of(
-        positions(st.just(0), outside), NON_DOUBLES, 300, answered_by("single shortcut")
+        positions(st.just(0), outside), NON_DOUBLES, 200, answered_by("single shortcut")
     )
     assert seen["single shortcut"] >= 0.6 * sum(seen.values()), seen
 
@@ -207,7 +207,7 @@ def test_bg_8_one_checker_on_the_bar_takes_the_bar_shortcut() -> None:
     """Exactly one checker on the bar with a non-double: it enters with one number and
     any checker plays the other."""
     boards = positions(st.just(1), st.integers(0, 14))
-    seen = origins_of(boards, NON_DOUBLES, 300, answered_by("bar shortcut"))
+    seen = origins_of(boards, NON_DOUBLES, 200, answered_by("bar shortcut"))
     assert seen["bar shortcut"] >= 0.4 * sum(seen.values()), seen
 
 
@@ -218,7 +218,7 @@ def test_bg_5_doubles_with_0_to_3_on_the_bar_take_the_double_shortcut() -> None:
     for on_bar in range(4):
         low = max(0, 4 - 2 * on_bar)
         outside = st.one_of(st.just(low), st.integers(low, 15 - on_bar))
-        seen = origins_of(positions(st.just(on_bar), outside), DOUBLES, 120)
+        seen = origins_of(positions(st.just(on_bar), outside), DOUBLES, 80)
         # every roll of such a position is the shortcut's, with or without legal plays
         assert set(seen) <= {"double shortcut", "none"}, (on_bar, seen)
         assert seen["double shortcut"] >= 0.5 * sum(seen.values()), (on_bar, seen)
