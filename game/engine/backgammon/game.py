@@ -230,6 +230,20 @@ class _Draft(_GameFields):
             raise ValueError(f"bad throw {d!r} in dice list")
         return d
 
+    def _set_up(self, position: Position | None, turn: int) -> None:
+        """The board before the first decision: a set-up position with ``turn`` to roll
+        (lessons, tests), or the start and the opening throw."""
+        if position is not None:
+            if turn not in (0, 1) or not isinstance(position, Position):
+                raise ValueError("position must be a Position and turn 0 or 1")
+            self.pos = position
+            self.turn = turn
+            return
+        self.pos = self.rules.start_position()
+        a, b = self._opening_throw()
+        self.turn = 0 if a > b else 1
+        self._start_move((a, b))
+
     def _opening_throw(self) -> tuple[int, int]:
         """BG-2: each seat throws one die; equal dice are thrown again (and, as a house
         rule in money play, double the cube)."""
@@ -426,17 +440,7 @@ class Game(_GameFields):
         g.dice = None
         g._plays = ()
         g.phase = ROLL
-        if position is not None:
-            # A set-up position (lessons, tests): no opening throw, ``turn`` is to roll.
-            if turn not in (0, 1) or not isinstance(position, Position):
-                raise ValueError("position must be a Position and turn 0 or 1")
-            g.pos = position
-            g.turn = turn
-        else:
-            g.pos = rules.start_position()
-            a, b = g._opening_throw()
-            g.turn = 0 if a > b else 1
-            g._start_move((a, b))
+        g._set_up(position, turn)
         _copy_fields(self, g, _GAME_FIELDS)
 
     # --- the protocol -----------------------------------------------------------------

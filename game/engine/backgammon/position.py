@@ -8,7 +8,9 @@ one big-int operation; the general search dedupes plays by one int key,
 ``(b << 25) | hits``. Ordinary rolls (nothing to bear off this turn, at most one checker
 on the bar for a non-double, three for a double) take shortcuts that name a play by its
 moves' sources only, with small ints, and leave the board of a play to be worked out
-when it is asked for (Play.key): a random game asks for one play's board a turn.
+when it is asked for (Play.key): a random game asks for one play's board a turn. The
+general search stays as the reference the shortcuts are proved against
+(tests/engine/backgammon/test_fast_paths.py).
 
 A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
 the roller's point 25 - p.
@@ -589,6 +591,10 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
+    """Each shortcut where its precondition holds; the general search (_single_plays,
+    _double_plays) for everything else and wherever a non-double's shortcut hands the
+    roll back. The search is the reference: tests/engine/backgammon/test_fast_paths.py
+    checks every shortcut against it and asserts which part answered."""
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
     occ = _occupied(b)
