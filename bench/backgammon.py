@@ -6,7 +6,7 @@
    distribution on both sides with one ``random.choice`` per roll: ours from the 36 ordered
    pairs, OpenSpiel's from its chance outcomes expanded by their probabilities (picking
    uniformly among its 21 outcomes would make doubles 6/21 instead of 1/6 and change the
-   games). Goal: ratio >= 1.0.
+   games). Goal: ratio >= 1.20 (it was 1.25-1.34 when the goal was set; issue #8).
 2. legal_plays calls per second on positions from random games against GNU
    Backgammon's ``findbestmoves`` at 0-ply on the same (position, roll) pairs (it
    lists and scores every legal move). Goal: ratio >= 0.1.
@@ -27,6 +27,7 @@ import json
 import platform
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import gnubg
@@ -90,7 +91,9 @@ def openspiel_game(rng: random.Random) -> int:
     return turns
 
 
-def games_per_second(play, seconds: float, seed: int) -> tuple[int, float, int]:  # type: ignore[no-untyped-def]
+def games_per_second(
+    play: Callable[[random.Random], int], seconds: float, seed: int
+) -> tuple[int, float, int]:
     rng = random.Random(seed)
     clear_caches()
     n = turns = 0
@@ -164,7 +167,7 @@ def main() -> None:
             "ours": round(ours_gps, 1),
             "openspiel": round(os_gps, 1),
             "ratio": round(ours_gps / os_gps, 3),
-            "goal_ratio": 1.0,
+            "goal_ratio": 1.2,
             "turns_per_game": {
                 "ours": round(tot["ours"][2] / max(1, tot["ours"][0]), 1),
                 "openspiel": round(tot["openspiel"][2] / max(1, tot["openspiel"][0]), 1),

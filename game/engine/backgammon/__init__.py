@@ -1,6 +1,7 @@
-"""Backgammon (RULES.md Part 2): positions, legal plays, games and matches.
+"""Backgammon (the BG- rules of docs/RULES.md): positions, legal plays, games, matches.
 
-The public surface is the one in ``shared/ENGINE_CONTRACT.md``::
+``Game`` and ``Match`` speak the one protocol of ``game/engine/protocol.py``; the README's
+"Backgammon engine" section describes the whole surface::
 
     from game.engine import backgammon as bg
     pos = bg.Position.start()
@@ -8,7 +9,7 @@ The public surface is the one in ``shared/ENGINE_CONTRACT.md``::
     after = bg.apply(pos, "8/3 6/3")
 """
 
-from game.engine.backgammon.game import Game, Match, Result, Rules
+from game.engine.backgammon.game import Game, Match, MatchResult, Result, Rules
 from game.engine.backgammon.matchid import MatchState
 from game.engine.backgammon.position import (
     IllegalMove,
@@ -24,6 +25,7 @@ __all__ = [
     "Game",
     "IllegalMove",
     "Match",
+    "MatchResult",
     "MatchState",
     "Play",
     "Position",

@@ -8,7 +8,9 @@ one big-int operation; the general search dedupes plays by one int key,
 ``(b << 25) | hits``. Ordinary rolls (nothing to bear off this turn, at most one checker
 on the bar for a non-double, three for a double) take shortcuts that name a play by its
 moves' sources only, with small ints, and leave the board of a play to be worked out
-when it is asked for (Play.key): a random game asks for one play's board a turn.
+when it is asked for (Play.key): a random game asks for one play's board a turn. The
+general search stays as the reference the shortcuts are proved against
+(tests/engine/backgammon/test_fast_paths.py).
 
 A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
 the roller's point 25 - p.
@@ -21,6 +23,7 @@ import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import pairwise, product, repeat
+from typing import Any, NamedTuple
 
 from ..protocol import IllegalAction
 
@@ -45,6 +48,10 @@ def _pack(counts: Iterable[int]) -> int:
 
 def _unpack(b: int) -> list[int]:
     return [(b >> (4 * s)) & 15 for s in range(_ALL_SLOTS)]
+
+
+def _pips(b: int) -> int:
+    return sum(s * c for s, c in enumerate(_unpack(b)))
 
 
 _POINTS = ((1 << 25) - 1) & ~1  # bits 1..24
@@ -84,19 +91,26 @@ def _opponent_masks(theirs: int) -> tuple[int, int]:
     return blocked, blots
 
 
-class Position:
+# Builds a Position from (mine, theirs) in C, skipping the Python-level __new__ that
+# NamedTuple generates (about 40% of the cost of a Position on the hot path).
+_new_position = tuple.__new__
+
+
+class Position(NamedTuple):
     """A backgammon position with the player on roll to move (dice not included).
 
     ``mine`` and ``theirs`` are packed sides (see the module docstring); build positions
     with the class methods, read them with ``board()``, ``off()``, ``pips()``.
+
+    Immutable: a Position is a pair of ints (a NamedTuple), so ``pos.mine = …`` raises
+    AttributeError and its hash can never go stale. Being a tuple costs nothing where
+    speed counts: it is made by one C call (``_new_position``) and its fields are read by
+    C descriptors; a slotted class guarded by a ``__setattr__`` was measured twice as slow
+    to build (bench/backgammon.py builds one a turn).
     """
 
-    __slots__ = ("_hash", "mine", "theirs")
-
-    def __init__(self, mine: int, theirs: int) -> None:
-        self.mine = mine
-        self.theirs = theirs
-        self._hash = hash((mine, theirs))
+    mine: int
+    theirs: int
 
     # --- construction -------------------------------------------------------------
     @classmethod
@@ -168,7 +182,7 @@ class Position:
     def board(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """GNU Backgammon's board: (opponent, player on roll), each 25 counts with
         index 0 = point 1 .. index 23 = point 24, index 24 = bar."""
-        return tuple(_unpack(self.theirs)[1:]), tuple(_unpack(self.mine)[1:])  # type: ignore[return-value]
+        return tuple(_unpack(self.theirs)[1:]), tuple(_unpack(self.mine)[1:])
 
     def to_id(self) -> str:
         key = 0
@@ -185,21 +199,18 @@ class Position:
 
     def pips(self) -> tuple[int, int]:
         """Pip counts: (player on roll, opponent)."""
-        return tuple(  # type: ignore[return-value]
-            sum(s * c for s, c in enumerate(_unpack(b))) for b in (self.mine, self.theirs)
-        )
+        return _pips(self.mine), _pips(self.theirs)
 
     def swapped(self) -> Position:
         """The same board with the other player on roll."""
-        return Position(self.theirs, self.mine)
+        return _new_position(Position, (self.theirs, self.mine))
 
+    # A Position equals only a Position, never the plain tuple of its two ints.
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Position) and self.mine == other.mine and self.theirs == other.theirs
-        )
+        return type(other) is Position and tuple.__eq__(self, other)
 
-    def __hash__(self) -> int:
-        return self._hash
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
 
     def __repr__(self) -> str:
         return f"Position.from_id({self.to_id()!r})"
@@ -219,7 +230,7 @@ def _steps(
 
     Only sources <= max_src (used to order the moves of a double, see _double_plays).
     """
-    out = []
+    out: list[tuple[int, int, int, int, int]] = []
     if occ >> BAR:  # BG-8: the bar enters first, on the opponent's home board
         if max_src < BAR:
             return out
@@ -329,12 +340,12 @@ def _fast_single_plays(
     if both:
         lone = both & int(b.to_bytes(13, "big").translate(_LONE_BE).hex(), 2)
         for x in _bits(lone):  # one checker cannot leave its point twice
-            plays.remove((ctx, x, x))
+            plays.remove(Play((ctx, x, x)))
         # x -> x-da -> x-da-db and x -> x-db -> x-da-db give one position unless a
         # blot is hit on the way.
         dual = both & (open_b << da) & (open_a << db) & ~(blots << da) & ~(blots << db)
         for x in _bits(dual):
-            plays.remove((ctx, x - db, x))
+            plays.remove(Play((ctx, x - db, x)))
     return plays
 
 
@@ -392,13 +403,11 @@ def _fast_bar_single_plays(
             and not (blots >> t_a) & 1
             and not (blots >> t_b) & 1
         ):
-            plays.remove((ctx, t_b, BAR))
+            plays.remove(Play((ctx, t_b, BAR)))
     return plays
 
 
-def _single_plays(
-    b: int, occ: int, blocked: int, blots: int, d1: int, d2: int
-) -> dict[int, None]:
+def _single_plays(b: int, occ: int, blocked: int, blots: int, d1: int, d2: int) -> dict[int, None]:
     """Result keys of every legal play of a non-double roll (BG-6)."""
     full: dict[int, None] = {}
     one: dict[int, dict[int, None]] = {d1: {}, d2: {}}
@@ -475,9 +484,7 @@ def _fast_double_plays(b: int, occ: int, blocked: int, d: int, on_bar: int = 0) 
     return last or [node[0] for node in frontier]
 
 
-def _double_plays(
-    b: int, occ: int, blocked: int, blots: int, d: int
-) -> dict[int, None]:
+def _double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[int, None]:
     """Result keys of every legal play of a double: as many moves as possible.
 
     Moves are generated with non-increasing source points, so each multiset of moves is
@@ -514,10 +521,10 @@ def _result(pos: Position, b: int, hits: int) -> Position:
         hits ^= low
         t = low.bit_length() - 1
         theirs += (1 << 4 * BAR) - (1 << 4 * (BAR - t))  # their point 25 - t -> their bar
-    return Position(theirs, b)
+    return _new_position(Position, (theirs, b))
 
 
-class Play(tuple):
+class Play(tuple[Any, ...]):
     """One legal full play: a start position, the dice, and where it leads.
 
     A plain tuple, so that a turn's dozens of plays are built in C (map, product) without
@@ -532,15 +539,19 @@ class Play(tuple):
 
     @property
     def start(self) -> Position:
-        return self[0][0]
+        start: Position = self[0][0]
+        return start
 
     @property
     def dice(self) -> tuple[int, int]:
-        return self[0][1]
+        dice: tuple[int, int] = self[0][1]
+        return dice
 
     @property
     def key(self) -> int:
         """The search's result key, (b << 25) | hits."""
+        pos: Position
+        code: int
         if len(self) == 3:
             (pos, (d1, d2)), x, y = self
             return _pair_key(pos, d1, d2, x, y)
@@ -580,6 +591,10 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
+    """Each shortcut where its precondition holds; the general search (_single_plays,
+    _double_plays) for everything else and wherever a non-double's shortcut hands the
+    roll back. The search is the reference: tests/engine/backgammon/test_fast_paths.py
+    checks every shortcut against it and asserts which part answered."""
     blocked, blots = _opponent_masks(pos.theirs)
     b = pos.mine
     occ = _occupied(b)
@@ -613,7 +628,7 @@ _ROLLS = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 
 # key hashes the Position in Python and whose links the garbage collector walks; a
 # larger cache was measured to lose (bench/backgammon.py). Replaced in one assignment,
 # so a reader in another thread sees an old or a new entry, never a torn one.
-_NO_POSITION = Position(0, 0)
+_NO_POSITION = _new_position(Position, (0, 0))
 _last: tuple[Position, tuple[int, int] | None, list[Play]] = (_NO_POSITION, None, [])
 
 
@@ -642,9 +657,7 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
 
 
 @lru_cache(maxsize=32)
-def _move_paths(
-    pos: Position, d1: int, d2: int
-) -> dict[int, tuple[tuple[int, int, bool], ...]]:
+def _move_paths(pos: Position, d1: int, d2: int) -> dict[int, tuple[tuple[int, int, bool], ...]]:
     """For every result key reachable with this roll, the first single-die move sequence
     that reaches it, in a fixed search order: the higher die first, lower source points
     first. One search serves the notation of every play of the roll."""
@@ -652,7 +665,12 @@ def _move_paths(
     first: dict[int, tuple[tuple[int, int, bool], ...]] = {}
 
     def search(
-        cb: int, co: int, ch: int, order: tuple[int, ...], path: tuple, seen: set
+        cb: int,
+        co: int,
+        ch: int,
+        order: tuple[int, ...],
+        path: tuple[tuple[int, int, bool], ...],
+        seen: set[tuple[int, int, int]],
     ) -> None:
         depth = len(path)
         if depth == len(order):
@@ -767,7 +785,9 @@ def _realize(
     d1, d2 = dice
     results: set[int] = set()
 
-    def walk(cb: int, co: int, ch: int, pool: tuple[int, ...], todo: tuple) -> None:
+    def walk(
+        cb: int, co: int, ch: int, pool: tuple[int, ...], todo: tuple[tuple[int, int], ...]
+    ) -> None:
         if not todo:
             results.add((cb << _K) | ch)
             return
@@ -850,8 +870,8 @@ def apply(pos: Position, play: Play | str, dice: tuple[int, int] | None = None) 
     if len(fits) == 1:
         return fits.pop()
     if not fits:
-        for e in errors:
-            if "ambiguous" in e:
-                raise IllegalMove(e)
+        for why in errors:
+            if "ambiguous" in why:
+                raise IllegalMove(why)
         raise IllegalMove(f"{play!r} is not a legal play with any roll in this position")
     raise IllegalMove(f"{play!r} fits several rolls here; give the dice")

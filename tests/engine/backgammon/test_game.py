@@ -1,6 +1,6 @@
 """Backgammon games and matches (bg.Game, bg.Match): opening roll, fair dice, cube,
 resignation, results, Crawford/Jacoby/beaver/automatic doubles, views. Rule IDs from
-RULES.md Part 2."""
+docs/RULES.md (the BG- rules)."""
 
 from __future__ import annotations
 
@@ -11,26 +11,9 @@ import pytest
 
 from game.engine import backgammon as bg
 from game.engine import fair
+from tests.engine.backgammon.helpers import play_randomly, pos
 
 SECRET = "server-seed-never-shown-early-7f3a"
-
-
-def pos(mine: dict[int, int], theirs: dict[int, int]) -> bg.Position:
-    """Roller's side; ``theirs`` on the roller's point numbers (25 = their bar)."""
-    return bg.Position.from_points(mine, {25 if p == 25 else 25 - p: n for p, n in theirs.items()})
-
-
-def play_randomly(thing, rng: random.Random, double_rate: float = 0.3):  # type: ignore[no-untyped-def]
-    """A random player that doubles sometimes, never resigns, and takes or drops at
-    random: enough to reach every cube state."""
-    while not thing.is_over:
-        acts = thing.legal_actions()
-        assert acts, "legal actions must not be empty while someone is to move"
-        choices = [a for a in acts if not a.startswith("resign")]
-        if "double" in choices and rng.random() > double_rate:
-            choices.remove("double")
-        thing = thing.apply(rng.choice(choices))
-    return thing
 
 
 # --- BG-2 opening roll ----------------------------------------------------------------

@@ -120,8 +120,10 @@ def _os_turn_results(state: pyspiel.State, player: int, out: set[bg.Position]) -
     """Every position at the end of ``player``'s turn (a double is two decisions)."""
     for a in state.legal_actions():
         child = state.child(a)
-        if not child.is_terminal() and not child.is_chance_node() and (
-            child.current_player() == player
+        if (
+            not child.is_terminal()
+            and not child.is_chance_node()
+            and (child.current_player() == player)
         ):
             _os_turn_results(child, player, out)
         else:

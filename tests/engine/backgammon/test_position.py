@@ -1,5 +1,5 @@
 """Backgammon positions, legal plays and notation: known positions, one rule ID each
-(RULES.md Part 2). The outside-oracle comparisons are in test_oracles.py."""
+(the BG- rules of docs/RULES.md). The outside-oracle comparisons are in test_oracles.py."""
 
 from __future__ import annotations
 
