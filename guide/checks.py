@@ -11,7 +11,7 @@ from django.core import checks
 @checks.register("guide")
 def contact_email_in_production(**_: Any) -> list[checks.CheckMessage]:
     address = settings.CONTACT_EMAIL
-    if settings.DEBUG or (address and not address.endswith("@localhost")):
+    if settings.DEBUG or (address and not address.endswith("localhost")):
         return []
     return [
         checks.Warning(

@@ -117,7 +117,7 @@ def test_taken_email_tells_its_owner_not_the_stranger(client: Client, make_user:
     assert not User.objects.filter(username="alice").exists()
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["alice@example.com"]
-    assert "Account Already Exists" in mail.outbox[0].subject
+    assert "Account already exists" in mail.outbox[0].subject
 
 
 @pytest.mark.parametrize(
@@ -277,7 +277,7 @@ def test_reset_for_an_unknown_address_reveals_nothing_on_the_page(client: Client
     response = client.post("/en/accounts/password/reset/", {"email": "nobody@example.com"})
     assert response["Location"] == "/en/accounts/password/reset/done/"
     assert len(mail.outbox) == 1
-    assert "Unknown Account" in mail.outbox[0].subject
+    assert "Unknown account" in mail.outbox[0].subject
 
 
 class _TokensFromTwoDaysAgo(EmailAwarePasswordResetTokenGenerator):
