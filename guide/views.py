@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
-from django.conf import settings
 from django.views.decorators.http import require_safe
 
 from guide.content import Page, get_page

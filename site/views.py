@@ -8,9 +8,9 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.urls import reverse
 from django.utils import translation
-from django.template import loader
 from django.views.decorators.http import require_safe
 
 

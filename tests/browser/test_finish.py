@@ -81,7 +81,7 @@ def test_urdu_heading_clears_the_message_box_above_it(
         ink = page.evaluate(INK_TOP, "main h1")
         page.screenshot(path=str(artifacts_dir / f"confirm-email-ur-{width}.png"), full_page=True)
         context.close()
-        assert ink >= box, f"at {width}px the heading's letters reach {box - ink:.1f}px into the box"
+        assert ink >= box, f"at {width}px the heading reaches {box - ink:.1f}px into the box"
 
 
 def test_house_rules_options_table_fits_a_phone(

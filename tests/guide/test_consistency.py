@@ -59,7 +59,9 @@ def test_hindi_guide_uses_one_spelling_for_each_word() -> None:
 def test_hindi_haath_is_only_ever_a_trick() -> None:
     glossary = (CONTENT_DIR / "hi" / "glossary.md").read_text(encoding="utf-8")
     assert "| हाथ | एक चक्कर में चारों खिलाड़ियों के डाले चार पत्ते" in glossary
-    found = [(name, m.group(0)) for name, text in _hindi_texts() for m in HAND_AS_CARDS.finditer(text)]
+    found = [
+        (name, m.group(0)) for name, text in _hindi_texts() for m in HAND_AS_CARDS.finditer(text)
+    ]
     assert found == []
 
 
