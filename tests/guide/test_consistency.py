@@ -87,3 +87,21 @@ def test_cp_hk_9_kot_both_sides_is_a_kot_not_a_gone_kot(lang: str) -> None:
     said = {"en": "counts as a kot for that team", "hi": "उसी टीम का कोट", "ur": "اسی ٹیم کا کوٹ"}
     assert said[lang] in text
     assert "counted as a gone kot" not in text
+
+
+# Pages given one outline: the same "## " sections, in the same order, in all three
+# languages, each section with the same anchor (`## Heading {#anchor}`), so a link to a
+# section works in every language. The other rules pages are still to be aligned.
+ONE_OUTLINE = ("rung",)
+
+
+@pytest.mark.parametrize("slug", ONE_OUTLINE)
+def test_rules_page_has_one_outline_in_every_language(slug: str) -> None:
+    outlines = {}
+    for lang in LANGS:
+        page = get_page(lang, slug)
+        assert page is not None
+        outlines[lang] = [anchor for anchor, _name in page.toc]
+        assert all("{" not in name for _anchor, name in page.toc)
+    assert outlines["ur"] == outlines["hi"] == outlines["en"], outlines
+    assert len(outlines["en"]) >= 8
