@@ -37,7 +37,7 @@ DESCRIPTION_MAX = 155
 # A figure line: [[figure NAME | caption]] alone on its line.
 FIGURE_LINE = re.compile(r"^\[\[figure\s+(?P<name>[a-z0-9-]+)\s*\|\s*(?P<caption>[^\]]+?)\s*\]\]$")
 QUESTION_MARKS = ("?", "؟")
-STACK_COLUMNS = 4  # tables this wide are read row by row on a phone
+STACK_COLUMNS = 3  # tables this wide are read row by row on a phone
 
 
 class ContentError(ValueError):
@@ -247,8 +247,8 @@ class _LinkTreeprocessor(Treeprocessor):
             raise ContentError(f"{self.origin}: images are figures, not Markdown images")
         self._sections(root)
         # Tables scroll inside their own box on a phone instead of widening the page; a table
-        # of four or more columns is read row by row there instead (site.css, .table-stack),
-        # each cell labelled with its column's heading, since four columns in 390 px leave
+        # of three or more columns is read row by row there instead (site.css, .table-stack),
+        # each cell labelled with its column's heading, since three or four columns in 390 px leave
         # a description one word wide.
         for parent in list(root.iter()):
             for index, child in enumerate(list(parent)):
