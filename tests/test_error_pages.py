@@ -86,3 +86,16 @@ def test_head_answers_like_get(caplog: pytest.LogCaptureFixture) -> None:
 def test_pages_still_refuse_writes(client: Client) -> None:
     assert client.post("/").status_code == 405
     assert client.post("/en/about/").status_code == 405
+
+
+@override_settings(DEBUG=False, ROOT_URLCONF="tests.error_urls")
+@pytest.mark.parametrize("lang", ["ur", "hi"])
+def test_error_pages_leave_no_english(lang: str) -> None:
+    from tests.language import english_left
+
+    client = Client(raise_request_exception=False)
+    for path, status in ((f"/{lang}/no-such-page/", 404), (f"/{lang}/broken/", 500)):
+        response = client.get(path)
+        assert response.status_code == status
+        # The contact address is an address, not a word (it carries lang="zxx").
+        assert english_left(response.content.decode(), lang) == [], path
