@@ -34,7 +34,7 @@ def test_every_english_respelling_is_sentence_case() -> None:
     for entry in polib.pofile(str(EN_PO)):
         assert entry.msgstr, entry.msgid
         first, *rest = entry.msgstr.split(" ")
-        assert all(word == word.lower() for word in rest), entry.msgstr
+        assert first[:1].isupper() and all(word == word.lower() for word in rest), entry.msgstr
         assert entry.msgstr.lower() == entry.msgid.lower()  # only the case changes
 
 
