@@ -34,6 +34,7 @@ migrate: install messages
 	$(PY) manage.py migrate --noinput
 
 run: migrate
+	@echo "Baithak is starting: open http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(VENV)/bin/daphne --websocket_timeout -1 -b $(HOST) -p $(PORT) baithak.asgi:application
 
 lint: install-test

@@ -1,11 +1,13 @@
-"""allauth hooks: where players land after signing in, and the email subject line."""
+"""allauth hooks: where players land after signing in, and how emails greet and sign off."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.core.mail import EmailMessage
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import translation
@@ -15,6 +17,14 @@ from django.utils.translation import gettext
 def preferred_language(user: Any) -> str | None:
     language = getattr(getattr(user, "profile", None), "language", None)
     return language if language in dict(settings.LANGUAGES) else None
+
+
+@dataclass(frozen=True)
+class _Site:
+    """What allauth's email templates read as `current_site`."""
+
+    name: str
+    domain: str
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -38,3 +48,24 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def format_email_subject(self, subject: str) -> str:
         return f"{gettext('Baithak')}: {subject}"
+
+    def render_mail(
+        self,
+        template_prefix: str,
+        email: str | list[str],
+        context: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> EmailMessage:
+        # Without django.contrib.sites allauth names the site by its host ("Hello from
+        # baithak.example!"); the emails greet from Baithak, in the reader's language, and
+        # every one ends with where to write to us.
+        site = context.get("current_site")
+        request = context.get("request")
+        context = {
+            **context,
+            "current_site": _Site(gettext("Baithak"), getattr(site, "domain", "")),
+            "contact_email": settings.CONTACT_EMAIL,
+        }
+        if request is not None:
+            context["contact_url"] = request.build_absolute_uri(reverse("guide:contact"))
+        return super().render_mail(template_prefix, email, context, headers)

@@ -37,6 +37,7 @@ DESCRIPTION_MAX = 155
 # A figure line: [[figure NAME | caption]] alone on its line.
 FIGURE_LINE = re.compile(r"^\[\[figure\s+(?P<name>[a-z0-9-]+)\s*\|\s*(?P<caption>[^\]]+?)\s*\]\]$")
 QUESTION_MARKS = ("?", "؟")
+STACK_COLUMNS = 3  # tables this wide are read row by row on a phone
 
 
 class ContentError(ValueError):
@@ -245,11 +246,21 @@ class _LinkTreeprocessor(Treeprocessor):
         if root.find(".//img") is not None:
             raise ContentError(f"{self.origin}: images are figures, not Markdown images")
         self._sections(root)
-        # Wide tables scroll inside their own box on a phone instead of widening the page.
+        # Tables scroll inside their own box on a phone instead of widening the page; a table
+        # of three or more columns is read row by row there instead (site.css, .table-stack),
+        # each cell labelled with its column's heading, since three or four columns in 390 px leave
+        # a description one word wide.
         for parent in list(root.iter()):
             for index, child in enumerate(list(parent)):
                 if child.tag == "table":
-                    wrapper = ET.Element("div", {"class": "table-wrap"})
+                    headings = ["".join(th.itertext()).strip() for th in child.iter("th")]
+                    css = "table-wrap"
+                    if len(headings) >= STACK_COLUMNS:
+                        css += " table-stack"
+                        for row in child.iter("tr"):
+                            for cell, heading in zip(row.findall("td"), headings, strict=False):
+                                cell.set("data-label", heading)
+                    wrapper = ET.Element("div", {"class": css})
                     parent.remove(child)
                     wrapper.append(child)
                     parent.insert(index, wrapper)

@@ -109,6 +109,32 @@ def _text(
     )
 
 
+# How far a line of text reaches above and below its baseline, in ems, as Chromium draws
+# the page's font: Nastaliq's tall letters and deep descenders need about twice the room of
+# Devanagari or Latin. Labels are stacked from these, so no two lines (and no label and a
+# card) overlap in any language (tests/browser/test_figures.py measures every <text>).
+_ASCENT_EM = {"ur": 2.0}
+_DESCENT_EM = {"ur": 0.75}
+_GAP = 3  # between a card and its first label, and between two labels
+
+
+def _extent(size: float) -> tuple[float, float]:
+    """(ascent, descent) in px of a `size` px line in the active language."""
+    lang = translation.get_language() or "en"
+    return size * _ASCENT_EM.get(lang, 1.15), size * _DESCENT_EM.get(lang, 0.4)
+
+
+def _label_lines(top: float, sizes: list[float]) -> tuple[list[float], float]:
+    """Baselines for lines of these sizes stacked from `top`, and the y where they end."""
+    baselines = []
+    y = top
+    for size in sizes:
+        ascent, descent = _extent(size)
+        baselines.append(y + _GAP + ascent)
+        y = baselines[-1] + descent
+    return baselines, y
+
+
 _ids = itertools.count(1)
 
 
@@ -125,22 +151,25 @@ def _svg(title: str, width: int, height: int, body: str, css_class: str) -> str:
 def figure_suits() -> str:
     names = _suit_names()
     parts = []
+    (baseline,), bottom = _label_lines(8 + CARD_H, [15])
     for i, suit in enumerate(SUITS):
         x = 10 + i * 90
         parts.append(card("A", suit, x + 12, 8))
-        parts.append(_text(x + 40, 112, names[suit], size=15, weight=700, fill=_colour(suit)))
-    return _svg(_("The four suits"), 370, 130, "".join(parts), "fig-cards")
+        parts.append(_text(x + 40, baseline, names[suit], size=15, weight=700, fill=_colour(suit)))
+    return _svg(_("The four suits"), 370, round(bottom + 6), "".join(parts), "fig-cards")
 
 
 def figure_ranks() -> str:
     parts = []
+    (label_dy,), row_bottom = _label_lines(CARD_H, [13])
+    row_h = row_bottom + 10
     for i, (rank, name) in enumerate(_rank_names()):
         col, row = i % 7, i // 7
-        x, y = 8 + col * 66, 8 + row * 118
+        x, y = 8 + col * 66, 8 + row * row_h
         parts.append(card(rank, "S", x + 5, y))
-        parts.append(_text(x + 33, y + 100, name, size=13))
+        parts.append(_text(x + 33, y + label_dy, name, size=13))
     title = _("The thirteen cards of a suit, highest first")
-    return _svg(title, 470, 244, "".join(parts), "fig-cards")
+    return _svg(title, 470, round(8 + row_h + row_bottom + 6), "".join(parts), "fig-cards")
 
 
 @dataclass(frozen=True)
@@ -150,8 +179,11 @@ class _Play:
     note: str = ""
 
 
-# Seat 0 sits at the bottom; play goes anticlockwise (CP-3): bottom, right, top, left.
-_SEAT_POS = {0: (142, 196), 1: (250, 108), 2: (142, 20), 3: (34, 108)}
+# Seat 0 sits at the bottom; play goes anticlockwise (CP-3): bottom, right, top, left. The
+# top and bottom cards share the middle column; the side cards and their labels stay in the
+# outer columns (x 11..113 and 227..329), so only the middle column is stacked by height.
+_SEAT_X = {0: 142, 1: 250, 2: 142, 3: 34}
+_TRICK_W = 340
 
 
 def _seat_names() -> dict[int, str]:
@@ -160,31 +192,53 @@ def _seat_names() -> dict[int, str]:
 
 def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label: str) -> str:
     names = _seat_names()
-    parts = ['<rect x="1" y="1" width="338" height="318" rx="14" fill="#2f6b46"/>']
-    for order, play in enumerate(plays, start=1):
-        x, y = _SEAT_POS[play.seat]
-        rank, suit = play.card[:-1], play.card[-1]
+    # Seat name, then "wins" on a line of its own (never glued to the name: word order
+    # differs between languages), then any note.
+    labels: dict[int, list[tuple[str, int, int, str]]] = {}
+    for play in plays:
         won = play.seat == winner
-        parts.append(card(rank, suit, x, y, highlight=won))
-        # The order the cards were played, in a small disc at the card's corner.
-        parts.append(
-            f'<circle cx="{x + CARD_W:g}" cy="{y:g}" r="10" fill="#fbf7f0" stroke="#1f1a14"/>'
-            f'<text x="{x + CARD_W:g}" y="{y + 4:g}" text-anchor="middle" font-size="12" '
-            f'font-family="{LATIN_FONT}" font-weight="700">{order}</text>'
-        )
-        # Seat name, then "wins" on a line of its own (never glued to the name: word order
-        # differs between languages), then any note.
         lines = [(names[play.seat], 13, 700 if won else 400, "#fff")]
         if won:
             lines.append((_("Wins"), 12, 700, "#ffd54a"))
         if play.note:
             lines.append((play.note, 11, 400, "#ffe9a8"))
-        for i, (text, size, weight, fill) in enumerate(lines):
-            parts.append(_text(x + CARD_W / 2, y + CARD_H + 17 + i * 15, text, size, weight, fill))
-    # The trump of the hand, in the free top corner (the one away from seat 2's order disc).
-    parts.append(_text(70, 30, trump_label, 12, 400, "#fff"))
-    parts.append(pip(trump, 58, 40, 24).replace(f'fill="{BLACK}"', 'fill="#fff"'))
-    return _svg(title, 340, 320, "".join(parts), "fig-trick")
+        labels[play.seat] = lines
+
+    def block(seat: int, card_y: float) -> tuple[list[float], float]:
+        return _label_lines(card_y + CARD_H, [line[1] for line in labels[seat]])
+
+    top_y = 20.0
+    top_end = block(2, top_y)[1]
+    bottom_y = top_end + 2 * _GAP
+    side_y = (top_y + bottom_y) / 2
+    ends = [block(0, bottom_y)[1], block(1, side_y)[1], block(3, side_y)[1]]
+    height = round(max(ends) + 10)
+    card_y = {0: bottom_y, 1: side_y, 2: top_y, 3: side_y}
+
+    parts = [
+        f'<rect x="1" y="1" width="{_TRICK_W - 2}" height="{height - 2}" rx="14" fill="#2f6b46"/>'
+    ]
+    for order, play in enumerate(plays, start=1):
+        x, y = _SEAT_X[play.seat], card_y[play.seat]
+        rank, suit = play.card[:-1], play.card[-1]
+        parts.append(card(rank, suit, x, y, highlight=play.seat == winner))
+        # The order the cards were played, in a small disc beside the card's top corner
+        # (outside the card, so the number never sits on its border); the top card's disc
+        # is on its right, away from the trump label in the top-left corner.
+        cx, cy = (x + CARD_W + 13 if play.seat == 2 else x - 13), y + 11
+        parts.append(
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="10" fill="#fbf7f0" stroke="#1f1a14"/>'
+            f'<text x="{cx:g}" y="{cy + 4:g}" text-anchor="middle" font-size="12" '
+            f'font-family="{LATIN_FONT}" font-weight="700">{order}</text>'
+        )
+        baselines = block(play.seat, y)[0]
+        for (text, size, weight, fill), baseline in zip(labels[play.seat], baselines, strict=True):
+            parts.append(_text(x + CARD_W / 2, baseline, text, size, weight, fill))
+    # The trump of the hand, in the free top-left corner.
+    (trump_baseline,), trump_end = _label_lines(8, [12])
+    parts.append(_text(70, trump_baseline, trump_label, 12, 400, "#fff"))
+    parts.append(pip(trump, 58, trump_end + 4, 24).replace(f'fill="{BLACK}"', 'fill="#fff"'))
+    return _svg(title, _TRICK_W, height, "".join(parts), "fig-trick")
 
 
 def figure_trick_follow_suit() -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from guide.content import Page, get_page
-from guide.pages import BY_SLUG, FAQ_BY_URL_PART, PAGES, RULES_SLUGS
+from guide.pages import BY_SLUG, FAQ_BY_URL_PART, GUIDE_PAGES, RULES_SLUGS, SITE_SLUGS
 
 
 def _page_or_404(slug: str) -> Page:
@@ -22,11 +23,11 @@ def _render_page(request: HttpRequest, page: Page) -> HttpResponse:
     return render(request, "guide/page.html", {"page": page})
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     lang = translation.get_language()
     sections: dict[str, list[Page]] = {"rules": [], "faq": [], "other": []}
-    for spec in PAGES:
+    for spec in GUIDE_PAGES:
         page = get_page(lang, spec.slug)
         if page is None:
             continue
@@ -35,14 +36,14 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "guide/index.html", {"sections": sections})
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in RULES_SLUGS:
         raise Http404("No such rules page.")
     return _render_page(request, _page_or_404(slug))
 
 
-@require_GET
+@require_safe
 def faq(request: HttpRequest, topic: str) -> HttpResponse:
     spec = FAQ_BY_URL_PART.get(topic)
     if spec is None:
@@ -50,12 +51,24 @@ def faq(request: HttpRequest, topic: str) -> HttpResponse:
     return _render_page(request, _page_or_404(spec.slug))
 
 
-@require_GET
+@require_safe
 def glossary(request: HttpRequest) -> HttpResponse:
     return _render_page(request, _page_or_404(BY_SLUG["glossary"].slug))
 
 
-@require_GET
+@require_safe
 def house_rules(request: HttpRequest) -> HttpResponse:
     return _render_page(request, _page_or_404(BY_SLUG["house-rules"].slug))
 
+
+
+@require_safe
+def site_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """About, privacy, terms, contact. The contact address comes from the environment
+    (settings.CONTACT_EMAIL), so the content files never hold it."""
+    if slug not in SITE_SLUGS:
+        raise Http404("No such page.")
+    page = _page_or_404(slug)
+    return render(
+        request, "guide/page.html", {"page": page, "contact_email": settings.CONTACT_EMAIL}
+    )

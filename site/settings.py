@@ -237,6 +237,8 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Baithak <noreply@localhost>")
+# Where players write to us: shown on /<lang>/contact/ and at the foot of every email.
+CONTACT_EMAIL = os.environ.get("CONTACT_EMAIL", "contact@baithak.localhost")
 
 if not DEBUG:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.

@@ -30,3 +30,7 @@ urlpatterns += i18n_patterns(
     path("", include("guide.urls")),
     prefix_default_language=True,
 )
+
+# Our own error pages, in the visitor's language (baithak.views), also with DEBUG off.
+handler404 = "baithak.views.page_not_found"
+handler500 = "baithak.views.server_error"

@@ -1,17 +1,20 @@
-"""Site-wide views: the `/` language redirect, the home page, robots.txt and a health check."""
+"""Site-wide views: the `/` language redirect, the home page, robots.txt, a health check,
+and our own 404 and 500 pages."""
 
 from __future__ import annotations
 
 from baithak.language import preferred_language
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.urls import reverse
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe
 def root(request: HttpRequest) -> HttpResponseRedirect:
     """`/`: send the visitor to the home page in their language (baithak.language)."""
     lang = preferred_language(request)
@@ -27,7 +30,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-@require_GET
+@require_safe
 def robots_txt(request: HttpRequest) -> HttpResponse:
     sitemap = request.build_absolute_uri(reverse("sitemap"))
     body = f"User-agent: *\nDisallow: /admin/\n\nSitemap: {sitemap}\n"
@@ -38,3 +41,46 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"ok": True})
+
+
+def _error_language(request: HttpRequest) -> str:
+    """The language of an error page: the address's prefix (`/ur/…`) if it has one, else
+    what `/` would choose (baithak.language). Never fails: a 500 page must always render."""
+    from_path = translation.get_language_from_path(request.path_info)
+    if from_path:
+        return from_path
+    try:
+        return preferred_language(request)
+    except Exception:  # e.g. the database is down while reading the saved preference
+        return translation.get_language() or "en"
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: our own page, in the visitor's language, with the site's layout."""
+    with translation.override(_error_language(request)):
+        return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: a page that needs neither the database nor the session.
+
+    Rendered without context processors (as Django's own handler is): whatever broke the
+    page may be what they would call. 500.html therefore stands alone, not on base.html,
+    and its language comes from the address, then the cookie and Accept-Language (reading
+    a saved preference needs the database, which may be what failed).
+    """
+    try:
+        lang = translation.get_language_from_path(
+            request.path_info
+        ) or translation.get_language_from_request(request, check_path=False)
+    except Exception:
+        lang = "en"
+    with translation.override(lang):
+        body = loader.get_template("500.html").render(
+            {
+                "LANGUAGE_CODE": lang,
+                "LANGUAGE_BIDI": translation.get_language_bidi(),
+                "contact_email": settings.CONTACT_EMAIL,
+            }
+        )
+    return HttpResponse(body, status=500)

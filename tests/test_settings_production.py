@@ -48,6 +48,7 @@ def _production(database_url: str) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "REDIS_URL": "redis://127.0.0.1:6379/15",
         "EMAIL_HOST": "smtp.baithak.example",
+        "CONTACT_EMAIL": "help@baithak.example",
         # An operator who serves only HTTPS opts in to all three (see README).
         "SECURE_HSTS_SECONDS": "31536000",
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": "true",

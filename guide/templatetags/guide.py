@@ -6,17 +6,20 @@ from django import template
 from django.utils import translation
 
 from guide.content import get_page
-from guide.pages import PAGES
+from guide.pages import GUIDE_PAGES
 
 register = template.Library()
 
 
 @register.simple_tag
-def guide_links() -> list[dict[str, str]]:
-    """Every guide page written in the current language: its title and URL."""
+def guide_links(current: str = "") -> list[dict[str, str]]:
+    """Every guide page written in the current language but `current` (the slug of the page
+    being read: a list of where to go next never offers where you are): title and URL."""
     lang = translation.get_language()
     links = []
-    for spec in PAGES:
+    for spec in GUIDE_PAGES:
+        if spec.slug == current:
+            continue
         page = get_page(lang, spec.slug)
         if page is None:
             continue

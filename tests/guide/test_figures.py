@@ -75,9 +75,13 @@ def test_trick_figures_highlight_the_winner(name: str, rank: str, seat_label: st
 
 def test_seats_play_anticlockwise_from_the_bottom() -> None:
     # CP-1/CP-3: seat 0 at the bottom, then right, top, left; discs show the order 1..4.
-    xs_ys = [figures._SEAT_POS[s] for s in range(4)]
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xs_ys
-    assert y0 > y1 > y2 and x1 > x0 > x3 and y3 == y1 and x2 == x0
+    # The follow-suit trick is played by seats 0, 1, 2, 3 in that order.
+    for lang in ("ur", "hi", "en"):
+        root = _parse(figures.render("trick-follow-suit", lang))
+        rects = [g.find(f"{SVG}rect") for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
+        xs_ys = [(float(r.get("x")), float(r.get("y"))) for r in rects if r is not None]
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = xs_ys
+        assert y0 > y1 > y2 and x1 > x0 > x3 and y3 == y1 and x2 == x0
 
 
 def test_ranks_figure_uses_the_language_names() -> None:
