@@ -9,6 +9,7 @@ from django.urls import include, path
 from accounts import views as accounts_views
 from guide import views as guide_views
 from guide.sitemaps import GuideSitemap
+from tutorials.sitemaps import LearnSitemap
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
@@ -16,7 +17,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # `/`: saved preference, then Accept-Language (guide.language), not only the cookie.
     path("", guide_views.root, name="root"),
-    path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),
+    path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap, "learn": LearnSitemap}}, name="sitemap"),
     path("robots.txt", guide_views.robots_txt, name="robots_txt"),
 ]
 
@@ -25,5 +26,6 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
     path("", include("guide.urls")),
+    path("learn/", include("tutorials.urls")),
     prefix_default_language=True,
 )
