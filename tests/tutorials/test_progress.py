@@ -29,7 +29,7 @@ def test_a_guest_keeps_stars_in_the_session(client: Client) -> None:
     _finish(client, LESSONS[0])
     assert client.session["learn_stars"] == {LESSONS[0].slug: 3}
     page = client.get("/en/learn/").content.decode()
-    assert "3 stars of 3" in page
+    assert "Stars: 3 of 3" in page
     assert LessonProgress.objects.count() == 0
 
 
