@@ -17,7 +17,12 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # `/`: saved preference, then Accept-Language (guide.language), not only the cookie.
     path("", guide_views.root, name="root"),
-    path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap, "learn": LearnSitemap}}, name="sitemap"),
+    path(
+        "sitemap.xml",
+        sitemap,
+        {"sitemaps": {"guide": GuideSitemap, "learn": LearnSitemap}},
+        name="sitemap",
+    ),
     path("robots.txt", guide_views.robots_txt, name="robots_txt"),
 ]
 

@@ -15,12 +15,12 @@ class LessonProgress(models.Model):
     completed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [
+        constraints = (
             models.UniqueConstraint(fields=["user", "lesson"], name="one_progress_per_lesson"),
             models.CheckConstraint(
                 condition=models.Q(stars__gte=1, stars__lte=3), name="stars_1_to_3"
             ),
-        ]
+        )
 
     def __str__(self) -> str:
         return f"{self.user} {self.lesson} {self.stars}"

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from guide import figures as fig
 
+
 def face(card: str) -> tuple[str, str]:
     """("10", "S") for "TS": ranks as printed on cards."""
     rank = "10" if card[0] == "T" else card[0]

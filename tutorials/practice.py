@@ -38,12 +38,20 @@ _MOVE = {"en": "moving", "hi": "चल-क-नयम", "ur": "چال-کیسے-چ
 RULE_LINKS: dict[str, tuple[str, dict[str, str]]] = {
     "follow-suit": ("rung", _TRICK),
     "trick-winner": ("rung", _TRICK),
-    "trumps-out": ("rung", {"en": "good-habits-at-the-table", "hi": "रग-गनन-सखए",
-                            "ur": "ساتھی-سے-پتوں-کی-زبان-میں-بات"}),
+    "trumps-out": (
+        "rung",
+        {
+            "en": "good-habits-at-the-table",
+            "hi": "रग-गनन-सखए",
+            "ur": "ساتھی-سے-پتوں-کی-زبان-میں-بات",
+        },
+    ),
     "renege": ("rung", {**_TRICK, "ur": "رینیگ"}),
     "bg-legal-play": ("backgammon", _MOVE),
-    "pip-count": ("backgammon", {"en": "the-board-and-the-start", "hi": "समन-और-जमवट",
-                                 "ur": "سامان-اور-شروع-کی-ترتیب"}),
+    "pip-count": (
+        "backgammon",
+        {"en": "the-board-and-the-start", "hi": "समन-और-जमवट", "ur": "سامان-اور-شروع-کی-ترتیب"},
+    ),
 }
 
 
@@ -75,25 +83,55 @@ class Puzzle:
 
 def skill_info(skill: str) -> dict[str, str]:
     info = {
-        "follow-suit": (_("Follow suit"), _("Click a card you may play."),
-                        _("If you hold the suit that was led you must play it; only when you "
-                          "have none may you play anything else.")),
-        "trick-winner": (_("Who wins the trick"), _("Who won this trick?"),
-                         _("The highest trump wins; with no trump in the trick, the highest "
-                           "card of the suit that was led wins. Other suits win nothing.")),
-        "trumps-out": (_("Trumps still out"), _("How many trumps have you not seen yet?"),
-                       _("Thirteen trumps in all: take away the ones in your hand and every "
-                         "trump that has been played.")),
-        "renege": (_("Spot the renege"), _("Which card broke the rule of following suit?"),
-                   _("A player who later shows a card of the suit that was led still had it "
-                     "when they played another suit.")),
-        "bg-legal-play": (_("Legal backgammon plays"), _("Which play is legal with these dice?"),
-                          _("Each number moves a checker forward onto a point not held by two "
-                            "or more of the opponent's checkers, and both numbers must be "
-                            "used if they can be.")),
-        "pip-count": (_("Pip count"), _("What is your pip count?"),
-                      _("Add, for each of your checkers, the number of the point it stands "
-                        "on; a checker on the bar counts 25.")),
+        "follow-suit": (
+            _("Follow suit"),
+            _("Click a card you may play."),
+            _(
+                "If you hold the suit that was led you must play it; only when you "
+                "have none may you play anything else."
+            ),
+        ),
+        "trick-winner": (
+            _("Who wins the trick"),
+            _("Who won this trick?"),
+            _(
+                "The highest trump wins; with no trump in the trick, the highest "
+                "card of the suit that was led wins. Other suits win nothing."
+            ),
+        ),
+        "trumps-out": (
+            _("Trumps still out"),
+            _("How many trumps have you not seen yet?"),
+            _(
+                "Thirteen trumps in all: take away the ones in your hand and every "
+                "trump that has been played."
+            ),
+        ),
+        "renege": (
+            _("Spot the renege"),
+            _("Which card broke the rule of following suit?"),
+            _(
+                "A player who later shows a card of the suit that was led still had it "
+                "when they played another suit."
+            ),
+        ),
+        "bg-legal-play": (
+            _("Legal backgammon plays"),
+            _("Which play is legal with these dice?"),
+            _(
+                "Each number moves a checker forward onto a point not held by two "
+                "or more of the opponent's checkers, and both numbers must be "
+                "used if they can be."
+            ),
+        ),
+        "pip-count": (
+            _("Pip count"),
+            _("What is your pip count?"),
+            _(
+                "Add, for each of your checkers, the number of the point it stands "
+                "on; a checker on the bar counts 25."
+            ),
+        ),
     }[skill]
     return {"slug": skill, "name": info[0], "ask": info[1], "why": info[2]}
 
@@ -186,8 +224,7 @@ def _trick_winner(rng: random.Random, seed: str) -> Step | None:
     hand = _play_random(hand, actions, rng, tricks * 4)
     if hand.is_over or hand.view(None)["trick"]:
         return None
-    return PickWinner("practice", SeededDeal(seed, tuple(actions), dealer),
-                      seat=rng.randrange(4))
+    return PickWinner("practice", SeededDeal(seed, tuple(actions), dealer), seat=rng.randrange(4))
 
 
 def _trumps_out(rng: random.Random, seed: str) -> Step | None:
@@ -195,8 +232,7 @@ def _trumps_out(rng: random.Random, seed: str) -> Step | None:
     hand = _play_random(hand, actions, rng, rng.randrange(0, 30))
     if hand.is_over:
         return None
-    return CountTrumps("practice", SeededDeal(seed, tuple(actions), dealer),
-                       seat=hand.to_move)
+    return CountTrumps("practice", SeededDeal(seed, tuple(actions), dealer), seat=hand.to_move)
 
 
 def _deal_of(hand: cp.Hand) -> list[list[str]]:
@@ -212,7 +248,7 @@ def _deal_of(hand: cp.Hand) -> list[list[str]]:
 def _renege(rng: random.Random, seed: str) -> Step | None:
     """A legal start of a hand, then one player's card swapped for another suit's: the
     recorded list now holds a renege (maybe more); cp.find_reneges names them."""
-    hand, actions, dealer = _called(rng, seed)
+    hand, actions, _dealer = _called(rng, seed)
     hand = _play_random(hand, actions, rng, 16)
     history = [list(x) for x in hand.history]
     plays = [i for i, (_s, a) in enumerate(history) if a.startswith("play:")]
@@ -225,10 +261,7 @@ def _renege(rng: random.Random, seed: str) -> Step | None:
     pos = plays[t * 4 + rng.randrange(1, 4)]
     seat, action = history[pos]
     card = action[5:]
-    later = [
-        i for i in plays if i > pos and history[i][0] == seat
-        and history[i][1][6] != card[1]
-    ]
+    later = [i for i in plays if i > pos and history[i][0] == seat and history[i][1][6] != card[1]]
     if not later:
         return None
     j = rng.choice(later)
@@ -276,8 +309,7 @@ def _bg_play(rng: random.Random, seed: str) -> Step | None:
         return None
     choices = [right, *rng.sample(sorted(wrong), 2)]
     rng.shuffle(choices)
-    return BgPlay("practice", position=view["position_id"], dice=(dice,),
-                  choices=tuple(choices))
+    return BgPlay("practice", position=view["position_id"], dice=(dice,), choices=tuple(choices))
 
 
 def _pip_count(rng: random.Random, seed: str) -> Step | None:

@@ -21,14 +21,16 @@ def rule_url(page: str, anchor: str) -> str:
 
 
 def _hand(cards: list[str]) -> list[dict[str, str]]:
-    return [{"card": c, "label": pictures.card_label(c), "svg": mark_safe(pictures.card_svg(c))}
-            for c in cards]
+    return [
+        {"card": c, "label": pictures.card_label(c), "svg": mark_safe(pictures.card_svg(c))}
+        for c in cards
+    ]
 
 
 def _trick_lines(cards: list[dict[str, Any]], me: int) -> list[str]:
     return [
-        _("%(seat)s: %(card)s") % {"seat": labels.seat_label(c["seat"], me),
-                                   "card": pictures.card_label(c["card"])}
+        _("%(seat)s: %(card)s")
+        % {"seat": labels.seat_label(c["seat"], me), "card": pictures.card_label(c["card"])}
         for c in cards
     ]
 
@@ -61,7 +63,8 @@ def present_step(step: Step) -> dict[str, Any]:
         out["trick_lines"] = _trick_lines(trick, me)
         if view.get("bids"):
             out["bids"] = [
-                _("%(seat)s: %(bid)s") % {
+                _("%(seat)s: %(bid)s")
+                % {
                     "seat": labels.seat_label(b["seat"], me),
                     "bid": labels.action_label("pass" if b["bid"] == "pass" else "bid:" + b["bid"]),
                 }
@@ -69,8 +72,11 @@ def present_step(step: Step) -> dict[str, Any]:
             ]
         if view.get("completed_tricks") and "last_trick" not in ctx and step.widget != "cards":
             out["played"] = [
-                {"number": n + 1, "lines": _trick_lines(t["cards"], me),
-                 "cards": _hand([c["card"] for c in t["cards"]])}
+                {
+                    "number": n + 1,
+                    "lines": _trick_lines(t["cards"], me),
+                    "cards": _hand([c["card"] for c in t["cards"]]),
+                }
                 for n, t in enumerate(view["completed_tricks"])
             ]
         if "action" in ctx:
@@ -81,11 +87,15 @@ def present_step(step: Step) -> dict[str, Any]:
                 "mine": outcome["tricks"][me % 2],
                 "theirs": outcome["tricks"][1 - me % 2],
                 "caller": labels.seat_label(outcome["caller"], me)
-                if outcome.get("caller") is not None else None,
+                if outcome.get("caller") is not None
+                else None,
             }
         elif ctx.get("measure") in ("pile", "collected"):
-            out["pile"] = {"pile": view["pile"], "mine": view["tricks_taken"][me % 2],
-                           "theirs": view["tricks_taken"][1 - me % 2]}
+            out["pile"] = {
+                "pile": view["pile"],
+                "mine": view["tricks_taken"][me % 2],
+                "theirs": view["tricks_taken"][1 - me % 2],
+            }
     if "tricks" in ctx:  # a finished trick list (renege): every card is a button
         trump = ctx.get("trump")
         out["trump"] = pictures.suit_name(trump) if trump else None
@@ -95,11 +105,16 @@ def present_step(step: Step) -> dict[str, Any]:
             {
                 "number": trick[0][0] + 1,
                 "cards": [
-                    {**by_value[f"{n}:{s}:{c}"],
-                     "who": labels.seat_label(s, 0),
-                     "label": _("Trick %(n)s, %(seat)s: %(card)s") % {
-                         "n": n + 1, "seat": labels.seat_label(s, 0),
-                         "card": pictures.card_label(c)}}
+                    {
+                        **by_value[f"{n}:{s}:{c}"],
+                        "who": labels.seat_label(s, 0),
+                        "label": _("Trick %(n)s, %(seat)s: %(card)s")
+                        % {
+                            "n": n + 1,
+                            "seat": labels.seat_label(s, 0),
+                            "card": pictures.card_label(c),
+                        },
+                    }
                     for n, s, c in trick
                 ],
             }

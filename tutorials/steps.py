@@ -227,7 +227,9 @@ class PlayCard(CardStep):
         for c in legal:
             _, winner = trick_complete_after(self.hand, "play:" + c)
             if winner is None:
-                raise LessonError(f"step {self.id}: want={self.want} needs the last card of a trick")
+                raise LessonError(
+                    f"step {self.id}: want={self.want} needs the last card of a trick"
+                )
             winners[c] = winner
         target = self.me if self.want in ("win", "cheap") else (self.me + 2) % 4
         good = [c for c in legal if winners[c] == target]
@@ -428,14 +430,11 @@ class SpotRenege(Step):
     def tricks(self) -> list[list[tuple[int, str, str]]]:
         plays = [(s, a[5:]) for s, a in self.actions if a.startswith("play:")]
         return [
-            [(n, s, c) for s, c in plays[i : i + 4]]
-            for n, i in enumerate(range(0, len(plays), 4))
+            [(n, s, c) for s, c in plays[i : i + 4]] for n, i in enumerate(range(0, len(plays), 4))
         ]
 
     def options(self) -> list[Option]:
-        return [
-            Option(f"{n}:{s}:{c}", "card", c) for trick in self.tricks() for n, s, c in trick
-        ]
+        return [Option(f"{n}:{s}:{c}", "card", c) for trick in self.tricks() for n, s, c in trick]
 
     def correct(self) -> frozenset[str]:
         found = cp.find_reneges(self.actions, self.deal, cp.Rules(variant=self.variant))
@@ -611,8 +610,20 @@ class BgTakeOrDrop(BgStep):
 STEP_KINDS: dict[str, type[Step]] = {
     cls.__name__: cls
     for cls in (
-        PlayCard, ChooseAction, MayI, PickWinner, CountTrumps, TrumpSuit, HandOutcome,
-        SpotRenege, BgPlay, BgCanMove, BgPips, BgMayI, BgCubeValue, BgTakeOrDrop,
+        PlayCard,
+        ChooseAction,
+        MayI,
+        PickWinner,
+        CountTrumps,
+        TrumpSuit,
+        HandOutcome,
+        SpotRenege,
+        BgPlay,
+        BgCanMove,
+        BgPips,
+        BgMayI,
+        BgCubeValue,
+        BgTakeOrDrop,
     )
 }
 

@@ -40,8 +40,14 @@ def _listing(request: HttpRequest) -> list[dict[str, Any]]:
         text = get_text(lang, lesson.slug)
         if text is None:
             continue
-        rows.append({"lesson": lesson, "text": text, "stars": stars.get(lesson.slug, 0),
-                     "steps": len(lesson.steps)})
+        rows.append(
+            {
+                "lesson": lesson,
+                "text": text,
+                "stars": stars.get(lesson.slug, 0),
+                "steps": len(lesson.steps),
+            }
+        )
     return rows
 
 
@@ -62,17 +68,22 @@ def index(request: HttpRequest) -> HttpResponse:
         (_("Backgammon"), [r for r in rows if r["lesson"].game == "backgammon"]),
     ]
     done = sum(1 for r in rows if r["stars"])
-    return render(request, "tutorials/index.html", {
-        "groups": groups,
-        "next": next_lesson(request),
-        "done": done,
-        "total": len(rows),
-        "skills": practice_mod.skill_list(),
-    })
+    return render(
+        request,
+        "tutorials/index.html",
+        {
+            "groups": groups,
+            "next": next_lesson(request),
+            "done": done,
+            "total": len(rows),
+            "skills": practice_mod.skill_list(),
+        },
+    )
 
 
-def _step_context(request: HttpRequest, lesson: Lesson, text: LessonText,
-                  index: int) -> dict[str, Any]:
+def _step_context(
+    request: HttpRequest, lesson: Lesson, text: LessonText, index: int
+) -> dict[str, Any]:
     step = lesson.steps[index]
     step_text = text.step(step.id)
     if step_text is None:
@@ -101,8 +112,9 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     return _answer(request, lesson, text, run, index)
 
 
-def _answer(request: HttpRequest, lesson: Lesson, text: LessonText, run: dict[str, int],
-            index: int) -> HttpResponse:
+def _answer(
+    request: HttpRequest, lesson: Lesson, text: LessonText, run: dict[str, int], index: int
+) -> HttpResponse:
     step = lesson.steps[index]
     ctx = _step_context(request, lesson, text, index)
     posted_step = request.POST.get("step", "")
@@ -113,7 +125,10 @@ def _answer(request: HttpRequest, lesson: Lesson, text: LessonText, run: dict[st
         # An old tab or a second click after the step was done: nothing changes.
         feedback = {"state": "stale", "message": _("This step is already behind you.")}
     elif not _well_formed(ctx["step"], answer):
-        feedback = {"state": "invalid", "message": _("Choose one of the answers, or type a whole number.")}
+        feedback = {
+            "state": "invalid",
+            "message": _("Choose one of the answers, or type a whole number."),
+        }
         status = 400
     elif step.check(answer):
         done = index + 1 >= len(lesson.steps)
@@ -122,11 +137,13 @@ def _answer(request: HttpRequest, lesson: Lesson, text: LessonText, run: dict[st
             stars = progress.stars_for_mistakes(run["mistakes"])
             progress.record(request, lesson.slug, stars)
             progress.set_run(request, lesson.slug, None)
-            feedback.update(stars=stars, best=progress.all_stars(request).get(lesson.slug, stars),
-                            next=next_lesson(request, after=lesson.slug))
+            feedback.update(
+                stars=stars,
+                best=progress.all_stars(request).get(lesson.slug, stars),
+                next=next_lesson(request, after=lesson.slug),
+            )
         else:
-            progress.set_run(request, lesson.slug,
-                             {"step": index + 1, "mistakes": run["mistakes"]})
+            progress.set_run(request, lesson.slug, {"step": index + 1, "mistakes": run["mistakes"]})
     else:
         progress.set_run(request, lesson.slug, {"step": index, "mistakes": run["mistakes"] + 1})
         feedback = {"state": "wrong"}
@@ -172,9 +189,15 @@ def practice(request: HttpRequest, skill: str) -> HttpResponse:
     answer = request.POST.get("answer", "").strip()
     status = 200
     if request.POST.get("n") != str(state["n"]):
-        feedback: dict[str, Any] = {"state": "stale", "message": _("This position is already behind you.")}
+        feedback: dict[str, Any] = {
+            "state": "stale",
+            "message": _("This position is already behind you."),
+        }
     elif not _well_formed(ctx["step"], answer):
-        feedback = {"state": "invalid", "message": _("Choose one of the answers, or type a whole number.")}
+        feedback = {
+            "state": "invalid",
+            "message": _("Choose one of the answers, or type a whole number."),
+        }
         status = 400
     elif puzzle.step.check(answer):
         state = practice_mod.advance(request.session, skill, right=True)

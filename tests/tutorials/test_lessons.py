@@ -64,8 +64,9 @@ def test_walk_every_step_with_a_wrong_then_a_right_answer(client: Client, pair) 
         assert f'name="step" value="{step.id}"' in html
         if lang != "en":
             assert foreign_text(html, lang) == [], (step.id, foreign_text(html, lang)[:5])
-        wrong = client.post(url, {"step": step.id, "answer": step.a_wrong_answer()},
-                            HTTP_HX_REQUEST="true")
+        wrong = client.post(
+            url, {"step": step.id, "answer": step.a_wrong_answer()}, HTTP_HX_REQUEST="true"
+        )
         assert wrong.status_code == 200
         assert "feedback--wrong" in wrong.content.decode()
         if lang != "en":
@@ -101,22 +102,35 @@ def test_cp_5_a_deal_that_breaks_the_engine_fails_the_lesson() -> None:
 
 
 def test_cp_7_winner_comes_from_playing_the_trick_out() -> None:
-    step = PickWinner("t", Deal.of("rung", ["KS AH 5H 3C 6C", "3S", "AS", "9S"],
-                                   "call:H play:KS play:3S play:AS play:9S"))
+    step = PickWinner(
+        "t",
+        Deal.of(
+            "rung", ["KS AH 5H 3C 6C", "3S", "AS", "9S"], "call:H play:KS play:3S play:AS play:9S"
+        ),
+    )
     assert step.correct() == {"2"}
 
 
 def test_cp_10_renege_is_found_by_find_reneges() -> None:
-    hands = ("AS KS QS AH KH 2D 3D 4D 5C 6C 7C 8C 9C", "2S 3S 4S 2H 3H AD KD QD JD AC KC QC JC",
-             "5S 6S 7S 4H 5H TD 9D 8D 7D TC 2C 3C 4C", "8S 9S TS 6H 7H JS 8H 9H TH JH QH 6D 5D")
-    step = SpotRenege("r", hands=hands, history="0 call:H, 0 play:AS, 1 play:2S, 2 play:4H, 3 play:8S")
+    hands = (
+        "AS KS QS AH KH 2D 3D 4D 5C 6C 7C 8C 9C",
+        "2S 3S 4S 2H 3H AD KD QD JD AC KC QC JC",
+        "5S 6S 7S 4H 5H TD 9D 8D 7D TC 2C 3C 4C",
+        "8S 9S TS 6H 7H JS 8H 9H TH JH QH 6D 5D",
+    )
+    step = SpotRenege(
+        "r", hands=hands, history="0 call:H, 0 play:AS, 1 play:2S, 2 play:4H, 3 play:8S"
+    )
     assert step.correct() == {"0:2:4H"}
     assert cp.find_reneges(step.actions, step.deal) == [(0, 2, "4H")]
 
 
 def test_play_card_win_needs_the_last_card_of_a_trick() -> None:
-    step = PlayCard("p", Deal.of("rung", ["QS 9S", "", "", "KS AH 5H 3D 6C"], "call:H play:KS",
-                                 dealer=2), want="win")
+    step = PlayCard(
+        "p",
+        Deal.of("rung", ["QS 9S", "", "", "KS AH 5H 3D 6C"], "call:H play:KS", dealer=2),
+        want="win",
+    )
     with pytest.raises(LessonError, match="last card"):
         step.correct()
 

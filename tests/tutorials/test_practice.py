@@ -35,8 +35,9 @@ def test_streak_grows_on_right_and_resets_on_wrong(client: Client, skill: str) -
     state = client.session["learn_practice"][skill]
     for _ in range(2):
         p = practice.puzzle(skill, state["seed"], state["n"])
-        r = client.post(url, {"n": state["n"], "answer": sorted(p.step.correct())[0]},
-                        HTTP_HX_REQUEST="true")
+        r = client.post(
+            url, {"n": state["n"], "answer": sorted(p.step.correct())[0]}, HTTP_HX_REQUEST="true"
+        )
         assert "feedback--right" in r.content.decode()
         state = client.session["learn_practice"][skill]
     assert state["streak"] == 2 and state["n"] == 2

@@ -15,16 +15,27 @@ LESSON = Lesson(
     rules_page="rung",
     steps=(
         CountTrumps("before-play", Deal.of("rung", HANDS, "call:H"), seat=0),
-        CountTrumps("one-round", Deal.of("rung", HANDS, "call:H play:AH play:2H play:3H play:4H"),
-                    seat=0),
-        CountTrumps("second-round",
-                    Deal.of("rung", HANDS,
-                            "call:H play:AH play:2H play:3H play:4H play:KH play:QH play:JH play:5H"),
-                    seat=0),
-        CountTrumps("mid-trick",
-                    Deal.of("rung", HANDS,
-                            "call:H play:AH play:2H play:3H play:4H play:KH play:QH play:JH play:5H"
-                            " play:9H play:AS play:AD"),
-                    seat=0),
+        CountTrumps(
+            "one-round", Deal.of("rung", HANDS, "call:H play:AH play:2H play:3H play:4H"), seat=0
+        ),
+        CountTrumps(
+            "second-round",
+            Deal.of(
+                "rung",
+                HANDS,
+                "call:H play:AH play:2H play:3H play:4H play:KH play:QH play:JH play:5H",
+            ),
+            seat=0,
+        ),
+        CountTrumps(
+            "mid-trick",
+            Deal.of(
+                "rung",
+                HANDS,
+                "call:H play:AH play:2H play:3H play:4H play:KH play:QH play:JH play:5H"
+                " play:9H play:AS play:AD",
+            ),
+            seat=0,
+        ),
     ),
 )

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,16 +14,36 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='LessonProgress',
+            name="LessonProgress",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('lesson', models.SlugField(max_length=64)),
-                ('stars', models.PositiveSmallIntegerField()),
-                ('completed_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='lesson_progress', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("lesson", models.SlugField(max_length=64)),
+                ("stars", models.PositiveSmallIntegerField()),
+                ("completed_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="lesson_progress",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'lesson'), name='one_progress_per_lesson'), models.CheckConstraint(condition=models.Q(('stars__gte', 1), ('stars__lte', 3)), name='stars_1_to_3')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "lesson"), name="one_progress_per_lesson"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("stars__gte", 1), ("stars__lte", 3)),
+                        name="stars_1_to_3",
+                    ),
+                ],
             },
         ),
     ]
