@@ -36,6 +36,22 @@ def action_label(action: str) -> str:
     return words.get(kind, action)
 
 
+def result_kind_label(kind: str) -> str:
+    words = {
+        "win": _("An ordinary win"),
+        "kot": _("Kot"),
+        "gone_kot": _("Gone kot"),
+        "court": _("Court (all thirteen)"),
+        "baawan": _("Baawan (fifty-two)"),
+        "biyasi": _("Biyasi (eighty-two)"),
+        "mendikot": _("Mendikot (all four tens)"),
+        "made": _("Bid made"),
+        "set": _("Bid failed"),
+        "redeal": _("Redeal"),
+    }
+    return words.get(kind, kind)
+
+
 def seat_label(seat: int, me: int) -> str:
     name = pictures.seat_name(seat, me)
     rel = (seat - me) % 4
@@ -61,6 +77,8 @@ def option_label(option: Option, me: int = 0) -> str:
         return pictures.suit_name(option.data)
     if option.kind == "team":
         return team_label(int(option.data), me)
+    if option.kind == "kind":
+        return result_kind_label(option.data)
     if option.kind == "yesno":
         return _("Yes") if option.data == "yes" else _("No")
     if option.kind == "play":

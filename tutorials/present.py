@@ -12,12 +12,15 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
-from tutorials.steps import Step
+from tutorials.steps import Step, TrumpSuit
 
 
 def rule_url(page: str, anchor: str) -> str:
-    return reverse("guide:rules", kwargs={"slug": page}) + (f"#{anchor}" if anchor else "")
+    """The guide page (rules, or house rules) and section a step cites."""
+    name, kwargs = url_name_and_kwargs(BY_SLUG[page])
+    return reverse(name, kwargs=kwargs) + (f"#{anchor}" if anchor else "")
 
 
 def _hand(cards: list[str]) -> list[dict[str, str]]:
@@ -51,7 +54,33 @@ def present_step(step: Step) -> dict[str, Any]:
         trump = view.get("trump")
         out["trump"] = pictures.suit_name(trump) if trump else None
         out["trump_known"] = trump is not None
+        if isinstance(step, TrumpSuit):
+            out["trump_known"] = None  # the question itself: say nothing
         out["me"] = labels.seat_label(me, me)
+        shown = []
+        if view.get("thirteenth_card"):
+            shown.append(
+                _("The thirteenth card, turned up: %(card)s")
+                % {"card": pictures.card_label(view["thirteenth_card"])}
+            )
+        if view.get("turned_card"):
+            shown.append(
+                _("The card turned up from the pack: %(card)s")
+                % {"card": pictures.card_label(view["turned_card"])}
+            )
+        hidden = view.get("hidden") or {}
+        if hidden.get("card") and hidden.get("revealed"):
+            shown.append(
+                _("The hidden card, now face up: %(card)s")
+                % {"card": pictures.card_label(hidden["card"])}
+            )
+        elif hidden.get("card"):
+            shown.append(
+                _("Your face-down card: %(card)s") % {"card": pictures.card_label(hidden["card"])}
+            )
+        elif hidden.get("placed"):
+            shown.append(_("A card lies face down; only the caller knows it."))
+        out["shown"] = shown
         if step.widget != "cards":
             out["hand"] = _hand(view["hand"])
         trick = view["trick"]

@@ -80,6 +80,7 @@ class Deal:
     actions: tuple[str, ...] = ()
     dealer: int = 3
     options: tuple[tuple[str, Any], ...] = ()
+    auto: int = 0  # then play this many more cards, each seat its first legal card
 
     @classmethod
     def of(
@@ -88,6 +89,7 @@ class Deal:
         hands: Sequence[str],
         actions: str = "",
         dealer: int = 3,
+        auto: int = 0,
         **options: Any,
     ) -> Deal:
         deal = fill_deal(*hands)
@@ -97,6 +99,7 @@ class Deal:
             tuple(actions.split()),
             dealer,
             tuple(sorted(options.items())),
+            auto,
         )
 
     @property
@@ -110,6 +113,11 @@ class Deal:
                 hand = hand.apply(action)
             except cp.IllegalAction as exc:
                 raise LessonError(f"action {n} {action!r}: {exc}") from exc
+        for _n in range(self.auto):
+            plays = [a for a in hand.legal_actions() if a.startswith("play:")]
+            if not plays:
+                raise LessonError("auto: no card to play")
+            hand = hand.apply(plays[0])
         return hand
 
 
@@ -358,9 +366,11 @@ class HandOutcome(CardStep):
     choices: tuple[int, ...] = ()
     play_out: bool = True
 
+    kinds: tuple[str, ...] = ()  # measure="kind": the result kinds offered
+
     @property
     def widget(self) -> str:  # type: ignore[override]
-        if self.measure == "winner" or self.choices:
+        if self.measure in ("winner", "kind") or self.choices:
             return "choice"
         return "number"
 
@@ -375,6 +385,8 @@ class HandOutcome(CardStep):
     def options(self) -> list[Option]:
         if self.measure == "winner":
             return [Option("0", "team", "0"), Option("1", "team", "1")]
+        if self.measure == "kind":
+            return [Option(k, "kind", k) for k in self.kinds]
         return [Option(str(n), "number", str(n)) for n in self.choices]
 
     def correct(self) -> frozenset[str]:
@@ -391,6 +403,8 @@ class HandOutcome(CardStep):
             return frozenset({str(result.points[self.team])})
         if self.measure == "winner":
             return frozenset({str(result.winner)})
+        if self.measure == "kind":
+            return frozenset({result.kind})
         if self.measure == "tens":
             if result.tens is None:
                 raise LessonError(f"step {self.id}: this variant does not count tens")
@@ -402,6 +416,40 @@ class HandOutcome(CardStep):
         view = hand.view(self.me)
         result = hand.result.to_dict() if hand.result else None
         return {"view": view, "me": self.me, "outcome": result, "measure": self.measure}
+
+
+@dataclass(eq=False)
+class IsOver(CardStep):
+    """Yes or no: is the hand over now? (Hand.is_over)"""
+
+    widget: ClassVar[str] = "yesno"
+
+    def options(self) -> list[Option]:
+        return [Option("yes", "yesno", "yes"), Option("no", "yesno", "no")]
+
+    def correct(self) -> frozenset[str]:
+        return frozenset({"yes" if self.hand.is_over else "no"})
+
+    @property
+    def me(self) -> int:
+        return 0 if self.seat is None else self.seat
+
+
+@dataclass(eq=False)
+class WhoIsToMove(CardStep):
+    """Whose decision is it now? (Hand.to_move)"""
+
+    def options(self) -> list[Option]:
+        return [Option(str(s), "seat", str(s)) for s in (0, 1, 2, 3)]
+
+    def correct(self) -> frozenset[str]:
+        if self.hand.to_move is None:
+            raise LessonError(f"step {self.id}: the hand is over")
+        return frozenset({str(self.hand.to_move)})
+
+    @property
+    def me(self) -> int:
+        return 0 if self.seat is None else self.seat
 
 
 @dataclass(eq=False)
@@ -490,6 +538,7 @@ class BgPlay(BgStep):
     """Pick the legal play for the dice among `choices` (notation); bg.legal_plays judges."""
 
     choices: tuple[str, ...] = ()
+    want: str = "legal"  # or "hit": a legal play that sends an opposing checker to the bar
 
     @cached_property
     def legal(self) -> set[bg.Position]:
@@ -509,7 +558,17 @@ class BgPlay(BgStep):
     def correct(self) -> frozenset[str]:
         if self.roll is None:
             raise LessonError(f"step {self.id}: a play needs dice")
-        return frozenset(c for c in self.choices if self._ok(c))
+        good = [c for c in self.choices if self._ok(c)]
+        if self.want == "hit":
+            good = [c for c in good if self._hits(c)]
+        return frozenset(good)
+
+    def _hits(self, text: str) -> bool:
+        assert self.roll is not None
+        after = bg.apply(self.pos, text, self.roll)  # the opponent is on roll in `after`
+        bar = bg.Game(bg.Rules(), dice=[(1, 2)], position=after).view(0)["board"]["bar"][0]
+        before = self.state.view(0)["board"]["bar"][1]
+        return bool(bar > before)
 
 
 @dataclass(eq=False)
@@ -605,6 +664,11 @@ class BgTakeOrDrop(BgStep):
 
     def correct(self) -> frozenset[str]:
         return frozenset({"take" if self.doubler_chance <= 0.75 else "drop"})
+
+    def context(self) -> dict[str, Any]:
+        # Drawn from the taker's side: the learner is the one being doubled.
+        view = self.state.view(1)
+        return {"board": view["board"], "dice": None, "cube": view["cube"]}
 
 
 STEP_KINDS: dict[str, type[Step]] = {
