@@ -104,6 +104,7 @@ def present_step(step: Step) -> dict[str, Any]:
                 {
                     "number": n + 1,
                     "lines": _trick_lines(t["cards"], me),
+                    "winner": labels.seat_label(t["winner"], me),
                     "cards": _hand([c["card"] for c in t["cards"]]),
                 }
                 for n, t in enumerate(view["completed_tricks"])

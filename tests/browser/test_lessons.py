@@ -122,3 +122,28 @@ def test_a_guests_stars_survive_signing_up(page: Any, live_server: Any) -> None:
     assert LessonProgress.objects.get(user__username="sana", lesson="when-to-trump").stars == 2
     page.goto(f"{base}/en/accounts/profile/")
     assert "Lessons finished: 1 of" in page.locator(".profile-lessons").inner_text()
+
+
+@pytest.mark.parametrize(
+    "slug", ["hidden-rung", "hukum", "mendikot", "double-sar", "spot-renege", "bg-cube", "bg-bar"]
+)
+def test_more_lesson_pages_at_both_widths(
+    page: Any, live_server: Any, artifacts_dir: Path, slug: str
+) -> None:
+    lesson = BY_SLUG[slug]
+    for lang, width in (("ur", 390), ("hi", 390), ("en", 1280)):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_server.url}/{lang}/learn/{slug}/")
+        page.locator(".restart button").click()  # the run is per lesson, not per language
+        page.wait_for_load_state()
+        # Step two or three, where the position has grown (a trick list, bids, a cube).
+        for step in lesson.steps[: min(2, len(lesson.steps) - 1)]:
+            _answer(page, step, sorted(step.correct())[0])
+            page.wait_for_selector("#feedback .feedback--right")
+            page.locator("#feedback a.button").click()
+            page.wait_for_load_state()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert _serious(page) == []
+        page.screenshot(
+            path=str(artifacts_dir / f"lesson-{slug}-{lang}-{width}.png"), full_page=True
+        )

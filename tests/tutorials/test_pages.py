@@ -47,3 +47,15 @@ def test_reading_works_without_javascript(client: Client) -> None:
     html = client.get("/en/learn/follow-suit/").content.decode()
     assert 'method="post" action="/en/learn/follow-suit/"' in html
     assert 'aria-live="polite"' in html
+
+
+def test_played_tricks_say_who_won_each(client: Client) -> None:
+    from tutorials.lessons import BY_SLUG
+
+    lesson = BY_SLUG["double-sar"]
+    url = "/en/learn/double-sar/"
+    for step in lesson.steps[:2]:
+        client.post(url, {"step": step.id, "answer": sorted(step.correct())[0]})
+    html = client.get(url).content.decode()
+    assert "won by South (you)" in html
+    assert "won by North (your partner)" in html

@@ -5,6 +5,7 @@ from tutorials.steps import ChooseAction, Deal, Lesson, MayI, PlayCard, TrumpSui
 
 CALLER = "AS KS 7S 9H 2D 9D 8C 3H 5D 6S 2S TC QC"
 NO_SPADES = "2H 4H 6D 7D 8D TD JD QD KD AD 3C 4C 5C"
+ONE_SPADE = "3S 2H 4H 6D 7D 8D TD JD QD KD AD 4C 5C"
 FOLLOW = [CALLER, "3S", "4S", "5S"]
 ROUND = "hide:9H play:AS play:3S play:4S play:5S"
 
@@ -25,7 +26,7 @@ LESSON = Lesson(
         ),
         MayI(
             "holding-may-not-ask",
-            Deal.of("hidden", [CALLER, "3S", "", ""], "hide:9H play:AS"),
+            Deal.of("hidden", [CALLER, ONE_SPADE, "", ""], "hide:9H play:AS"),
             action="ask",
         ),
         PlayCard(
