@@ -138,3 +138,23 @@ def test_play_card_win_needs_the_last_card_of_a_trick() -> None:
 def test_bg_6_a_play_that_leaves_a_number_unused_is_wrong() -> None:
     step = BgPlay("b", position="4HPwATDgc/ABMA", dice=((5, 3),), choices=("13/8", "8/3 6/3"))
     assert step.correct() == {"8/3 6/3"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.slug)
+def test_the_page_never_carries_the_answer(client: Client, lesson) -> None:
+    import re
+
+    html = client.get(f"/en/learn/{lesson.slug}/").content.decode()
+    hidden = re.findall(r'<input type="hidden" name="(\w+)"', html)
+    assert sorted(set(hidden)) == ["csrfmiddlewaretoken", "step"]
+    # Every offered answer is drawn the same way: no class or attribute marks the right one.
+    step = lesson.steps[0]
+    if step.widget != "number":
+        # The right options are offered exactly like the wrong ones.
+        buttons = re.findall(
+            r'<button type="submit" name="answer" value="([^"]+)" class="([^"]+)"', html
+        )
+        assert {v for v, _ in buttons} >= set(step.correct())
+        assert len({c for _, c in buttons}) == 1
+    assert "correct" not in html.lower() and "data-right" not in html

@@ -59,3 +59,12 @@ def test_practice_pages_have_no_english(client: Client, lang: str, skill: str) -
 
     html = client.get(f"/{lang}/learn/practice/{skill}/").content.decode()
     assert foreign_text(html, lang) == []
+
+
+@pytest.mark.parametrize("skill", practice.SKILLS)
+def test_practice_rule_links_point_at_sections_the_guide_renders(skill: str) -> None:
+    from guide.content import get_page
+
+    for lang in ("ur", "hi", "en"):
+        page, anchor = practice.rule_link(skill, lang)
+        assert anchor in [a for a, _ in get_page(lang, page).toc], (skill, lang)
