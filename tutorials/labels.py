@@ -83,5 +83,10 @@ def option_label(option: Option, me: int = 0) -> str:
         return _("Yes") if option.data == "yes" else _("No")
     if option.kind == "play":
         # Notation is digits and slashes in every language, but for "bar" and "off".
-        return option.data.replace("bar", _("bar")).replace("off", _("off"))
+        # Left-to-right marks keep "bar/22" in notation order when "bar" is in Urdu letters
+        # (otherwise the bidi algorithm turns the following digits into an Arabic run).
+        lrm = "\u200e"
+        return option.data.replace("bar", lrm + _("bar") + lrm).replace(
+            "off", lrm + _("off") + lrm
+        )
     return option.data  # numbers read the same in every language
