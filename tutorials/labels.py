@@ -86,7 +86,5 @@ def option_label(option: Option, me: int = 0) -> str:
         # Left-to-right marks keep "bar/22" in notation order when "bar" is in Urdu letters
         # (otherwise the bidi algorithm turns the following digits into an Arabic run).
         lrm = "\u200e"
-        return option.data.replace("bar", lrm + _("bar") + lrm).replace(
-            "off", lrm + _("off") + lrm
-        )
+        return option.data.replace("bar", lrm + _("bar") + lrm).replace("off", lrm + _("off") + lrm)
     return option.data  # numbers read the same in every language

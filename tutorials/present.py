@@ -154,6 +154,15 @@ def present_step(step: Step) -> dict[str, Any]:
         out["board_svg"] = mark_safe(pictures.board_svg(ctx["board"], _("The board")))
         dice = ctx.get("dice")
         out["dice"] = list(dice) if dice and step.widget != "number" else None
+        if step.widget == "move" and dice:
+            # One chooser per die: every point (25 is the bar), highest first.
+            points = [
+                {"value": str(p), "label": _("bar") if p == 25 else str(p)}
+                for p in range(25, 0, -1)
+            ]
+            out["move_dice"] = [
+                {"n": i + 1, "die": d, "points": points} for i, d in enumerate(dice)
+            ]
         if "action" in ctx:
             out["asked_action"] = labels.action_label(ctx["action"])
         out["cube"] = ctx["cube"]["value"]

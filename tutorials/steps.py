@@ -572,6 +572,55 @@ class BgPlay(BgStep):
 
 
 @dataclass(eq=False)
+class BgMove(BgStep):
+    """Move the checkers yourself: for each die (not doubles) say which point a checker
+    leaves (25 = the bar). The answer "13,8" with dice (6, 1) is 13/7 then 8/7; it is right
+    when the engine finds that whole play legal."""
+
+    widget: ClassVar[str] = "move"
+    SOURCES: ClassVar[tuple[int, ...]] = tuple(range(25, 0, -1))
+
+    def _notation(self, sources: tuple[int, ...]) -> str:
+        assert self.roll is not None
+        moves = []
+        for src, die in zip(sources, self.roll, strict=True):
+            dest = src - die
+            moves.append(f"{'bar' if src == 25 else src}/{dest if dest > 0 else 'off'}")
+        return " ".join(moves)
+
+    def _legal(self, sources: tuple[int, ...]) -> bool:
+        assert self.roll is not None
+        legal = {p.after for p in bg.legal_plays(self.pos, self.roll)}
+        try:
+            return bg.apply(self.pos, self._notation(sources), self.roll) in legal
+        except ValueError:  # bg.IllegalMove, or notation the parser refuses
+            return False
+
+    @cached_property
+    def _right(self) -> frozenset[str]:
+        if self.roll is None or self.roll[0] == self.roll[1]:
+            raise LessonError(f"step {self.id}: moving by hand needs two different dice")
+        return frozenset(
+            f"{a},{b}" for a in self.SOURCES for b in self.SOURCES if self._legal((a, b))
+        )
+
+    def correct(self) -> frozenset[str]:
+        return self._right
+
+    def check(self, answer: str) -> bool:
+        return answer.replace(" ", "") in self._right
+
+    def validate(self) -> None:
+        if not self.correct():
+            raise LessonError(f"step {self.id}: no legal play")
+
+    def a_wrong_answer(self) -> str:
+        return next(
+            f"{a},{b}" for a in self.SOURCES for b in self.SOURCES if f"{a},{b}" not in self._right
+        )
+
+
+@dataclass(eq=False)
 class BgCanMove(BgStep):
     """Yes or no: can the player on roll move at all with these dice?"""
 
@@ -681,8 +730,11 @@ STEP_KINDS: dict[str, type[Step]] = {
         CountTrumps,
         TrumpSuit,
         HandOutcome,
+        IsOver,
+        WhoIsToMove,
         SpotRenege,
         BgPlay,
+        BgMove,
         BgCanMove,
         BgPips,
         BgMayI,

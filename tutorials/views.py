@@ -118,7 +118,7 @@ def _answer(
     step = lesson.steps[index]
     ctx = _step_context(request, lesson, text, index)
     posted_step = request.POST.get("step", "")
-    answer = request.POST.get("answer", "").strip()
+    answer = _posted_answer(request)
     feedback: dict[str, Any]
     status = 200
     if posted_step != step.id:
@@ -155,7 +155,18 @@ def _answer(
     return render(request, "tutorials/lesson.html", ctx, status=status)
 
 
+def _posted_answer(request: HttpRequest) -> str:
+    # The move widget posts one "answer" per die (the point a checker leaves).
+    values = [v.strip() for v in request.POST.getlist("answer")]
+    return ",".join(values) if len(values) > 1 else (values[0] if values else "")
+
+
 def _well_formed(step: dict[str, Any], answer: str) -> bool:
+    if step["widget"] == "move":
+        parts = answer.split(",")
+        return len(parts) == len(step["dice"] or ()) and all(
+            p.isdigit() and 1 <= int(p) <= 25 for p in parts
+        )
     if step["widget"] == "number":
         return answer.lstrip("-").isdigit() and len(answer) <= 4
     return answer in {o["value"] for o in step["options"]}
@@ -186,7 +197,7 @@ def practice(request: HttpRequest, skill: str) -> HttpResponse:
     }
     if request.method == "GET":
         return render(request, "tutorials/practice.html", ctx)
-    answer = request.POST.get("answer", "").strip()
+    answer = _posted_answer(request)
     status = 200
     if request.POST.get("n") != str(state["n"]):
         feedback: dict[str, Any] = {

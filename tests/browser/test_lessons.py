@@ -33,7 +33,11 @@ def _serious(page: Any) -> list[str]:
 
 
 def _answer(page: Any, step: Any, value: str) -> None:
-    if step.widget == "number":
+    if step.widget == "move":
+        for i, point in enumerate(value.split(",")):
+            page.locator("select[name=answer]").nth(i).select_option(point)
+        page.locator(".answer-form button[type=submit]").click()
+    elif step.widget == "number":
         page.fill("input[name=answer]", value)
         page.locator(".answer-form button[type=submit]").click()
     else:
@@ -53,6 +57,9 @@ def _play_lesson(page: Any, base: str, lang: str, slug: str, shots: Path | None)
                 assert _serious(page) == []
         _answer(page, step, sorted(step.correct())[0])
         page.wait_for_selector("#feedback .feedback--right")
+        if shots is not None and step.widget == "move":
+            page.screenshot(path=str(shots / f"lesson-{slug}-{lang}-move.png"), full_page=True)
+            assert _serious(page) == []
         if n < len(lesson.steps) - 1:
             page.locator("#feedback a.button").click()
     page.wait_for_selector("#feedback .lesson-done")

@@ -1,6 +1,6 @@
 """Backgammon: moving (BG-3, BG-4) and counting pips, from the start position."""
 
-from tutorials.steps import BgPips, BgPlay, Lesson
+from tutorials.steps import BgMove, BgPips, BgPlay, Lesson
 
 START = "4HPwATDgc/ABMA"
 
@@ -27,6 +27,7 @@ LESSON = Lesson(
             dice=((5, 1),),
             choices=("24/18", "24/19 24/23", "13/12 24/23"),
         ),
+        BgMove("move-by-hand", position=START, dice=((6, 1),)),
         BgPips("count-start", position=START, dice=((2, 1),)),
     ),
 )
