@@ -23,6 +23,7 @@ from tutorials.steps import (
     BgPips,
     BgPlay,
     CountTrumps,
+    LessonError,
     PickWinner,
     PlayCard,
     SpotRenege,
@@ -179,9 +180,13 @@ def puzzle(skill: str, seed: str, n: int) -> Puzzle:
     }[skill]
     for attempt in range(200):
         step = maker(rng, f"{seed}:{n}:{attempt}")
-        if step is not None:
-            step.validate()
-            return Puzzle(skill, step)
+        if step is None:
+            continue
+        try:
+            step.validate()  # a right and a wrong answer, as the engine sees it
+        except LessonError:
+            continue
+        return Puzzle(skill, step)
     raise RuntimeError(f"no {skill} position found for {seed}:{n}")
 
 
@@ -261,6 +266,9 @@ def _renege(rng: random.Random, seed: str) -> Step | None:
     pos = plays[t * 4 + rng.randrange(1, 4)]
     seat, action = history[pos]
     card = action[5:]
+    led = history[plays[t * 4]][1][6]
+    if card[1] != led:
+        return None  # they were void: no renege to make here
     later = [i for i in plays if i > pos and history[i][0] == seat and history[i][1][6] != card[1]]
     if not later:
         return None

@@ -580,7 +580,7 @@ class BgMove(BgStep):
     widget: ClassVar[str] = "move"
     SOURCES: ClassVar[tuple[int, ...]] = tuple(range(25, 0, -1))
 
-    def _notation(self, sources: tuple[int, ...]) -> str:
+    def notation(self, sources: tuple[int, ...]) -> str:
         assert self.roll is not None
         moves = []
         for src, die in zip(sources, self.roll, strict=True):
@@ -592,7 +592,7 @@ class BgMove(BgStep):
         assert self.roll is not None
         legal = {p.after for p in bg.legal_plays(self.pos, self.roll)}
         try:
-            return bg.apply(self.pos, self._notation(sources), self.roll) in legal
+            return bg.apply(self.pos, self.notation(sources), self.roll) in legal
         except ValueError:  # bg.IllegalMove, or notation the parser refuses
             return False
 

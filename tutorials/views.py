@@ -12,12 +12,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from tutorials import labels, progress
 from tutorials import practice as practice_mod
-from tutorials import progress
 from tutorials.content import LessonText, get_text
 from tutorials.lessons import BY_SLUG, LESSONS
 from tutorials.present import present_step, rule_url
-from tutorials.steps import Lesson
+from tutorials.steps import BgMove, Lesson, Option
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -147,6 +147,12 @@ def _answer(
     else:
         progress.set_run(request, lesson.slug, {"step": index, "mistakes": run["mistakes"] + 1})
         feedback = {"state": "wrong"}
+    if feedback["state"] in ("right", "wrong") and isinstance(step, BgMove):
+        # Say back the play the learner made, in notation, so the why reads against it.
+        sources = tuple(int(p) for p in answer.split(","))
+        feedback["played"] = labels.option_label(
+            Option(step.notation(sources), "play", step.notation(sources))
+        )
     ctx["feedback"] = feedback
     ctx["chosen"] = answer
     if _is_htmx(request):

@@ -158,3 +158,22 @@ def test_the_page_never_carries_the_answer(client: Client, lesson) -> None:
         assert {v for v, _ in buttons} >= set(step.correct())
         assert len({c for _, c in buttons}) == 1
     assert "correct" not in html.lower() and "data-right" not in html
+
+
+@pytest.mark.django_db
+def test_bg_3_moving_by_hand_says_back_the_play(client: Client) -> None:
+    from tutorials.lessons import BY_SLUG
+
+    lesson = BY_SLUG["bg-moving"]
+    url = "/en/learn/bg-moving/"
+    step = next(s for s in lesson.steps if s.widget == "move")
+    for earlier in lesson.steps[: lesson.steps.index(step)]:
+        client.post(url, {"step": earlier.id, "answer": sorted(earlier.correct())[0]})
+    wrong = client.post(url, {"step": step.id, "answer": ["13", "13"]})  # 13/7 13/12
+    assert "feedback--wrong" in wrong.content.decode()
+    assert "13/7 13/12" in wrong.content.decode()
+    bad = client.post(url, {"step": step.id, "answer": ["13", "99"]})
+    assert bad.status_code == 400
+    right = client.post(url, {"step": step.id, "answer": ["13", "8"]})  # 13/7 8/7
+    assert "feedback--right" in right.content.decode()
+    assert "13/7 8/7" in right.content.decode()

@@ -68,3 +68,11 @@ def test_practice_rule_links_point_at_sections_the_guide_renders(skill: str) -> 
     for lang in ("ur", "hi", "en"):
         page, anchor = practice.rule_link(skill, lang)
         assert anchor in [a for a, _ in get_page(lang, page).toc], (skill, lang)
+
+
+def test_cp_10_every_renege_practice_holds_a_renege() -> None:
+    # A swapped card only makes a renege when the player had followed suit; seeds where
+    # the generator's first try fails must still yield a real one (find_reneges decides).
+    for n in range(40):
+        p = practice.puzzle("renege", "renege-seed", n)
+        assert p.step.correct()
