@@ -205,7 +205,8 @@ def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label:
         labels[play.seat] = lines
 
     def block(seat: int, card_y: float) -> tuple[list[float], float]:
-        return _label_lines(card_y + CARD_H, [line[1] for line in labels[seat]])
+        # A trick still being played (the lessons draw those) has seats with no card yet.
+        return _label_lines(card_y + CARD_H, [line[1] for line in labels.get(seat, [])])
 
     top_y = 20.0
     top_end = block(2, top_y)[1]

@@ -11,6 +11,7 @@ from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from guide.sitemaps import GuideSitemap
+from tutorials.sitemaps import LearnSitemap
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
@@ -19,7 +20,12 @@ urlpatterns = [
     path("api/", include("game.api_urls")),  # live tables' JSON API (TABLE_PROTOCOL.md)
     # `/`: saved preference, then Accept-Language (baithak.language), not only the cookie.
     path("", views.root, name="root"),
-    path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),
+    path(
+        "sitemap.xml",
+        sitemap,
+        {"sitemaps": {"guide": GuideSitemap, "learn": LearnSitemap}},
+        name="sitemap",
+    ),
     path("robots.txt", views.robots_txt, name="robots_txt"),
 ]
 
@@ -28,6 +34,7 @@ urlpatterns += i18n_patterns(
     # /<lang>/accounts/… and /<lang>/players/<username>/
     path("", include("accounts.urls")),
     path("", include("guide.urls")),
+    path("learn/", include("tutorials.urls")),
     prefix_default_language=True,
 )
 

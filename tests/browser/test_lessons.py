@@ -1,0 +1,156 @@
+"""Lessons in a real browser: finish one in each language (htmx answers, one mistake),
+see the stars and the progress kept; a guest's stars survive signing up. Screenshots at
+1280 and 390 px go to test-artifacts/; axe must find nothing serious or critical."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.core.cache import cache
+
+from tutorials.lessons import BY_SLUG
+from tutorials.models import LessonProgress
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a long and quiet evening"
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache() -> None:
+    cache.clear()
+
+
+def _serious(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [v["id"] for v in violations if v.get("impact") in ("serious", "critical")]
+
+
+def _answer(page: Any, step: Any, value: str) -> None:
+    if step.widget == "move":
+        for i, point in enumerate(value.split(",")):
+            page.locator("select[name=answer]").nth(i).select_option(point)
+        page.locator(".answer-form button[type=submit]").click()
+    elif step.widget == "number":
+        page.fill("input[name=answer]", value)
+        page.locator(".answer-form button[type=submit]").click()
+    else:
+        page.locator(f'button[name=answer][value="{value}"]').click()
+
+
+def _play_lesson(page: Any, base: str, lang: str, slug: str, shots: Path | None) -> None:
+    lesson = BY_SLUG[slug]
+    page.goto(f"{base}/{lang}/learn/{slug}/")
+    for n, step in enumerate(lesson.steps):
+        page.wait_for_selector(f'input[name=step][value="{step.id}"]', state="attached")
+        if n == 0:
+            _answer(page, step, step.a_wrong_answer())
+            page.wait_for_selector("#feedback .feedback--wrong")
+            if shots is not None:
+                page.screenshot(path=str(shots / f"lesson-{slug}-{lang}-wrong.png"), full_page=True)
+                assert _serious(page) == []
+        _answer(page, step, sorted(step.correct())[0])
+        page.wait_for_selector("#feedback .feedback--right")
+        if shots is not None and step.widget == "move":
+            page.screenshot(path=str(shots / f"lesson-{slug}-{lang}-move.png"), full_page=True)
+            assert _serious(page) == []
+        if n < len(lesson.steps) - 1:
+            page.locator("#feedback a.button").click()
+    page.wait_for_selector("#feedback .lesson-done")
+    if shots is not None:
+        page.screenshot(path=str(shots / f"lesson-{slug}-{lang}-done.png"), full_page=True)
+
+
+@pytest.mark.parametrize(
+    ("lang", "slug"), [("ur", "follow-suit"), ("hi", "trick-winner"), ("en", "bg-moving")]
+)
+def test_finish_a_lesson_in_each_language(
+    page: Any, live_server: Any, artifacts_dir: Path, lang: str, slug: str
+) -> None:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    _play_lesson(page, live_server.url, lang, slug, artifacts_dir)
+    # One mistake: two stars, shown on the list and kept for the next visit.
+    assert page.locator("#feedback .lesson-done .stars").get_attribute("aria-label") is not None
+    page.goto(f"{live_server.url}/{lang}/learn/")
+    card = page.locator(f'.lesson-card:has(a[href="/{lang}/learn/{slug}/"])')
+    assert card.locator(".stars").inner_text().strip() == "★★☆"
+    assert _serious(page) == []
+    page.screenshot(path=str(artifacts_dir / f"learn-index-{lang}-1280.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(artifacts_dir / f"learn-index-{lang}-390.png"), full_page=True)
+    page.goto(f"{live_server.url}/{lang}/learn/{slug}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts_dir / f"lesson-{slug}-{lang}-390.png"), full_page=True)
+    assert _serious(page) == []
+    assert errors == []
+
+
+def test_practice_page_on_a_phone(page: Any, live_server: Any, artifacts_dir: Path) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    for skill in ("renege", "bg-legal-play"):
+        page.goto(f"{live_server.url}/ur/learn/practice/{skill}/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert _serious(page) == []
+        page.screenshot(path=str(artifacts_dir / f"practice-{skill}-ur-390.png"), full_page=True)
+
+
+def test_keyboard_answers_a_step(page: Any, live_server: Any) -> None:
+    step = BY_SLUG["trick-winner"].steps[0]
+    page.goto(f"{live_server.url}/en/learn/trick-winner/")
+    page.locator(f'button[name=answer][value="{sorted(step.correct())[0]}"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback .feedback--right")
+    assert "Right!" in page.locator("#feedback").inner_text()
+
+
+def test_a_guests_stars_survive_signing_up(page: Any, live_server: Any) -> None:
+    base = live_server.url
+    mail.outbox.clear()
+    _play_lesson(page, base, "en", "when-to-trump", None)
+    page.goto(f"{base}/en/accounts/signup/")
+    page.fill("#id_username", "sana")
+    page.fill("#id_email", "sana@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.locator("form.account-form button[type=submit]").click()
+    page.wait_for_url(f"{base}/en/accounts/confirm-email/")
+    link = re.search(r"https?://\S+/en/accounts/confirm-email/\S+", mail.outbox[0].body)
+    assert link is not None
+    page.goto(f"{base}/en/{link.group(0).split('/en/', 1)[1]}")
+    page.locator("form button[type=submit]").first.click()
+    page.wait_for_load_state()
+    assert LessonProgress.objects.get(user__username="sana", lesson="when-to-trump").stars == 2
+    page.goto(f"{base}/en/accounts/profile/")
+    assert "Lessons finished: 1 of" in page.locator(".profile-lessons").inner_text()
+
+
+@pytest.mark.parametrize(
+    "slug", ["hidden-rung", "hukum", "mendikot", "double-sar", "spot-renege", "bg-cube", "bg-bar"]
+)
+def test_more_lesson_pages_at_both_widths(
+    page: Any, live_server: Any, artifacts_dir: Path, slug: str
+) -> None:
+    lesson = BY_SLUG[slug]
+    for lang, width in (("ur", 390), ("hi", 390), ("en", 1280)):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"{live_server.url}/{lang}/learn/{slug}/")
+        page.locator(".restart button").click()  # the run is per lesson, not per language
+        page.wait_for_load_state()
+        # Step two or three, where the position has grown (a trick list, bids, a cube).
+        for step in lesson.steps[: min(2, len(lesson.steps) - 1)]:
+            _answer(page, step, sorted(step.correct())[0])
+            page.wait_for_selector("#feedback .feedback--right")
+            page.locator("#feedback a.button").click()
+            page.wait_for_load_state()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert _serious(page) == []
+        page.screenshot(
+            path=str(artifacts_dir / f"lesson-{slug}-{lang}-{width}.png"), full_page=True
+        )

@@ -1,0 +1,169 @@
+"""Turn a step into what a template draws: labelled options and pictures.
+
+Nothing here says which option is right: the page gets the same options for a right and
+a wrong answer, and the check happens on the server (steps.Step.check).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from guide.pages import BY_SLUG, url_name_and_kwargs
+from tutorials import labels, pictures
+from tutorials.steps import Step, TrumpSuit
+
+
+def rule_url(page: str, anchor: str) -> str:
+    """The guide page (rules, or house rules) and section a step cites."""
+    name, kwargs = url_name_and_kwargs(BY_SLUG[page])
+    return reverse(name, kwargs=kwargs) + (f"#{anchor}" if anchor else "")
+
+
+def _hand(cards: list[str]) -> list[dict[str, str]]:
+    return [
+        {"card": c, "label": pictures.card_label(c), "svg": mark_safe(pictures.card_svg(c))}
+        for c in cards
+    ]
+
+
+def _trick_lines(cards: list[dict[str, Any]], me: int) -> list[str]:
+    return [
+        _("%(seat)s: %(card)s")
+        % {"seat": labels.seat_label(c["seat"], me), "card": pictures.card_label(c["card"])}
+        for c in cards
+    ]
+
+
+def present_step(step: Step) -> dict[str, Any]:
+    ctx = step.context()
+    me = ctx.get("me", 0)
+    out: dict[str, Any] = {"id": step.id, "widget": step.widget, "game": step.game}
+    options = []
+    for o in step.options():
+        item = {"value": o.value, "label": labels.option_label(o, me), "kind": o.kind}
+        if o.kind == "card":
+            item["svg"] = mark_safe(pictures.card_svg(o.data))
+        options.append(item)
+    out["options"] = options
+    view = ctx.get("view")
+    if view is not None:
+        trump = view.get("trump")
+        out["trump"] = pictures.suit_name(trump) if trump else None
+        out["trump_known"] = trump is not None
+        if isinstance(step, TrumpSuit):
+            out["trump_known"] = None  # the question itself: say nothing
+        out["me"] = labels.seat_label(me, me)
+        shown = []
+        if view.get("thirteenth_card"):
+            shown.append(
+                _("The thirteenth card, turned up: %(card)s")
+                % {"card": pictures.card_label(view["thirteenth_card"])}
+            )
+        if view.get("turned_card"):
+            shown.append(
+                _("The card turned up from the pack: %(card)s")
+                % {"card": pictures.card_label(view["turned_card"])}
+            )
+        hidden = view.get("hidden") or {}
+        if hidden.get("card") and hidden.get("revealed"):
+            shown.append(
+                _("The hidden card, now face up: %(card)s")
+                % {"card": pictures.card_label(hidden["card"])}
+            )
+        elif hidden.get("card"):
+            shown.append(
+                _("Your face-down card: %(card)s") % {"card": pictures.card_label(hidden["card"])}
+            )
+        elif hidden.get("placed"):
+            shown.append(_("A card lies face down; only the caller knows it."))
+        out["shown"] = shown
+        if step.widget != "cards":
+            out["hand"] = _hand(view["hand"])
+        trick = view["trick"]
+        if "last_trick" in ctx:
+            trick = ctx["last_trick"]["cards"]
+            out["trick_svg"] = mark_safe(pictures.trick_svg(trick, me, None, trump))
+        elif trick:
+            out["trick_svg"] = mark_safe(pictures.trick_svg(trick, me, None, trump))
+        out["trick_lines"] = _trick_lines(trick, me)
+        if view.get("bids"):
+            out["bids"] = [
+                _("%(seat)s: %(bid)s")
+                % {
+                    "seat": labels.seat_label(b["seat"], me),
+                    "bid": labels.action_label("pass" if b["bid"] == "pass" else "bid:" + b["bid"]),
+                }
+                for b in view["bids"]
+            ]
+        if view.get("completed_tricks") and "last_trick" not in ctx and step.widget != "cards":
+            out["played"] = [
+                {
+                    "number": n + 1,
+                    "lines": _trick_lines(t["cards"], me),
+                    "winner": labels.seat_label(t["winner"], me),
+                    "cards": _hand([c["card"] for c in t["cards"]]),
+                }
+                for n, t in enumerate(view["completed_tricks"])
+            ]
+        if "action" in ctx:
+            out["asked_action"] = labels.action_label(ctx["action"])
+        outcome = ctx.get("outcome")
+        if outcome:
+            out["outcome"] = {
+                "mine": outcome["tricks"][me % 2],
+                "theirs": outcome["tricks"][1 - me % 2],
+                "caller": labels.seat_label(outcome["caller"], me)
+                if outcome.get("caller") is not None
+                else None,
+            }
+        elif ctx.get("measure") in ("pile", "collected"):
+            out["pile"] = {
+                "pile": view["pile"],
+                "mine": view["tricks_taken"][me % 2],
+                "theirs": view["tricks_taken"][1 - me % 2],
+            }
+    if "tricks" in ctx:  # a finished trick list (renege): every card is a button
+        trump = ctx.get("trump")
+        out["trump"] = pictures.suit_name(trump) if trump else None
+        out["trump_known"] = trump is not None
+        by_value = {o["value"]: o for o in options}
+        out["tricks"] = [
+            {
+                "number": trick[0][0] + 1,
+                "cards": [
+                    {
+                        **by_value[f"{n}:{s}:{c}"],
+                        "who": labels.seat_label(s, 0),
+                        "label": _("Trick %(n)s, %(seat)s: %(card)s")
+                        % {
+                            "n": n + 1,
+                            "seat": labels.seat_label(s, 0),
+                            "card": pictures.card_label(c),
+                        },
+                    }
+                    for n, s, c in trick
+                ],
+            }
+            for trick in ctx["tricks"]
+        ]
+    if "board" in ctx:
+        out["board_svg"] = mark_safe(pictures.board_svg(ctx["board"], _("The board")))
+        dice = ctx.get("dice")
+        out["dice"] = list(dice) if dice and step.widget != "number" else None
+        if step.widget == "move" and dice:
+            # One chooser per die: every point (25 is the bar), highest first.
+            points = [
+                {"value": str(p), "label": _("bar") if p == 25 else str(p)}
+                for p in range(25, 0, -1)
+            ]
+            out["move_dice"] = [
+                {"n": i + 1, "die": d, "points": points} for i, d in enumerate(dice)
+            ]
+        if "action" in ctx:
+            out["asked_action"] = labels.action_label(ctx["action"])
+        out["cube"] = ctx["cube"]["value"]
+    return out

@@ -1,0 +1,85 @@
+"""Lesson progress: stars per lesson, in the database for accounts and in the session for
+guests; a guest's stars are merged into the account when they sign up or sign in.
+
+The run through a lesson (which step, how many mistakes) lives in the session for
+everyone: it is short-lived, and a page reload must not lose it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
+
+from tutorials.models import LessonProgress
+
+SESSION_STARS = "learn_stars"
+SESSION_RUNS = "learn_runs"
+
+
+def stars_for_mistakes(mistakes: int) -> int:
+    """3 stars without a mistake, 2 for one or two, 1 otherwise (as lichess Learn)."""
+    if mistakes == 0:
+        return 3
+    return 2 if mistakes <= 2 else 1
+
+
+def all_stars(request: Any) -> dict[str, int]:
+    if request.user.is_authenticated:
+        rows = LessonProgress.objects.filter(user=request.user).values_list("lesson", "stars")
+        return dict(rows)
+    return dict(request.session.get(SESSION_STARS, {}))
+
+
+def record(request: Any, slug: str, stars: int) -> int:
+    """Keep the best stars for a lesson; returns the best."""
+    if request.user.is_authenticated:
+        return _save_best(request.user, {slug: stars})[slug]
+    saved = dict(request.session.get(SESSION_STARS, {}))
+    saved[slug] = max(stars, saved.get(slug, 0))
+    request.session[SESSION_STARS] = saved
+    return saved[slug]
+
+
+@transaction.atomic
+def _save_best(user: Any, stars: dict[str, int]) -> dict[str, int]:
+    best: dict[str, int] = {}
+    for slug, n in stars.items():
+        row, created = LessonProgress.objects.select_for_update().get_or_create(
+            user=user, lesson=slug, defaults={"stars": n}
+        )
+        if not created and n > row.stars:
+            row.stars = n
+            row.save(update_fields=["stars", "completed_at"])
+        best[slug] = max(n, row.stars)
+    return best
+
+
+def merge_session_into(session: SessionBase, user: Any) -> None:
+    """A guest signed up or in: their stars join the account's (the best of both kept)."""
+    from tutorials.lessons import BY_SLUG
+
+    guest = {
+        slug: int(n)
+        for slug, n in (session.get(SESSION_STARS) or {}).items()
+        if slug in BY_SLUG and 1 <= int(n) <= 3
+    }
+    if guest:
+        _save_best(user, guest)
+    session.pop(SESSION_STARS, None)
+
+
+def get_run(request: Any, slug: str) -> dict[str, int]:
+    runs = request.session.get(SESSION_RUNS, {})
+    run = runs.get(slug) or {}
+    return {"step": int(run.get("step", 0)), "mistakes": int(run.get("mistakes", 0))}
+
+
+def set_run(request: Any, slug: str, run: dict[str, int] | None) -> None:
+    runs = dict(request.session.get(SESSION_RUNS, {}))
+    if run is None:
+        runs.pop(slug, None)
+    else:
+        runs[slug] = run
+    request.session[SESSION_RUNS] = runs
