@@ -59,7 +59,7 @@ def card_name(code: str) -> str:
 def result_word(kind: str) -> str:
     """The game's own word for how a hand ended (CP result kinds)."""
     words = {
-        "win": _("Won the hand"),
+        "win": "",  # an ordinary win has no name of its own
         "kot": _("Kot"),
         "gone_kot": _("Gone kot"),
         "court": _("Court"),
@@ -308,7 +308,11 @@ def _summary(
         "winner": seats.team_name(winner) if winner is not None else "",
         "we_won": seats.me is not None and winner is not None and seats.me % 2 == winner,
         "tricks": [
-            {"team": seats.team_name(t), "tricks": result["tricks"][t], "points": result["points"][t]}
+            {
+                "team": seats.team_name(t),
+                "tricks": result["tricks"][t],
+                "points": result["points"][t],
+            }
             for t in (0, 1)
         ],
         "number": number,
@@ -316,6 +320,26 @@ def _summary(
         "seed": seed,
         "table_id": table_id,
     }
+
+
+def _card(code: str | None) -> dict[str, Any] | None:
+    if not code:
+        return None
+    return {"code": code, "name": card_name(code), "svg": card_svg(code)}
+
+
+def _card_action(code: str, playable: set[str], hideable: set[str]) -> str | None:
+    if code in playable:
+        return "play:" + code
+    if code in hideable:
+        return "hide:" + code
+    return None
+
+
+def _run(seats: _Seats, run: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not run:
+        return None
+    return {"who": seats.name(run["seat"]), "length": run["length"]}
 
 
 def table_context(payload: dict[str, Any]) -> dict[str, Any]:
@@ -347,7 +371,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
                     "code": c,
                     "name": card_name(c),
                     "svg": card_svg(c),
-                    "action": ("play:" + c) if c in playable else ("hide:" + c) if c in hideable else None,
+                    "action": _card_action(c, playable, hideable),
                 }
                 for c in cards
             ],
@@ -358,7 +382,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     calls = [a for a in choices if a["action"].startswith("call:")]
     others = [a for a in choices if not a["action"].startswith("call:")]
     for c in calls:
-        c["body"] = mark_safe(pip_svg(c["action"][-1]) + f'<span>{escape(c["label"])}</span>')
+        c["body"] = mark_safe(pip_svg(c["action"][-1]) + f"<span>{escape(c['label'])}</span>")
     bids = [form(a) for a in legal if a.startswith("bid:")]
     bid_rows: list[dict[str, Any]] = []
     for b in bids:
@@ -385,13 +409,13 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
                 "bot": bool((seats.info.get(seat) or {}).get("bot")),
                 "connected": (seats.info.get(seat) or {}).get("connected", True),
                 "count": counts[seat] if seat < len(counts) else 0,
-                "backs": range(min(counts[seat], 13)) if seat != me and seat not in open_hands else range(0),
-                "open": [{"code": c, "name": card_name(c), "svg": card_svg(c)} for c in open_hands.get(seat, [])],
+                "backs": range(0 if seat == me or seat in open_hands else min(counts[seat], 13)),
+                "open": [_card(c) for c in open_hands.get(seat, [])],
                 "to_move": seat == to_move,
                 "leads": seat == leader,
                 "dealer": seat == view.get("dealer"),
                 "caller": seat == view.get("caller"),
-                "played": {"code": card, "name": card_name(card), "svg": card_svg(card)} if card else None,
+                "played": _card(card),
             }
         )
     # The trick in the middle, in the order the viewer's eyes go round: bottom, right, top, left.
@@ -407,7 +431,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         last_trick = {
             "winner": seats.name(lt["winner"]),
             "cards": [
-                {"who": seats.name(c["seat"]), "name": card_name(c["card"]), "svg": card_svg(c["card"]), "won": c["seat"] == lt["winner"]}
+                {**_card(c["card"]), "who": seats.name(c["seat"]), "won": c["seat"] == lt["winner"]}
                 for c in lt["cards"]
             ],
         }
@@ -422,6 +446,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         }
         for t in (0, 1)
     ]
+    teams.sort(key=lambda t: not t["mine"])  # your own team first
     hands_played = int(match.get("hands_played") or 0)
     # A finished hand: the table may send it as "last_hand" (the next one is already
     # dealt); at the end of a match the current hand is the finished one.
@@ -465,7 +490,9 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         goal = _("A team %(n)s points behind loses the match.") % {"n": target}
     else:
         goal = ngettext(
-            "First to %(n)s hand wins the match.", "First to %(n)s hands wins the match.", target or 0
+            "First to %(n)s hand wins the match.",
+            "First to %(n)s hands wins the match.",
+            target or 0,
         ) % {"n": target}
 
     variant = str(view.get("variant") or table.get("variant") or "rung")
@@ -482,25 +509,32 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "announce": _announcement(seats, view, to_move),
         "hand_groups": hand_groups,
         "hiding": bool(hideable),
+        # Dim only what cannot be played now; while others move, cards look normal.
+        "dim_others": bool(playable or hideable),
         "calls": calls,
         "others": others,
         "bid_rows": bid_rows,
         "places": places,
-        "trump": {"suit": trump, "name": suit_name(trump), "pip": pip_svg(trump)} if trump else None,
+        "trump": {"suit": trump, "name": suit_name(trump), "pip": pip_svg(trump)}
+        if trump
+        else None,
         "hidden": hidden,
-        "hidden_card": {"code": hidden_card, "name": card_name(hidden_card), "svg": card_svg(hidden_card)} if hidden_card else None,
+        "hidden_card": _card(hidden_card),
         "card_back": card_back_svg(),
-        "thirteenth": {"name": card_name(view["thirteenth_card"]), "svg": card_svg(view["thirteenth_card"])} if view.get("thirteenth_card") else None,
-        "turned": {"name": card_name(view["turned_card"]), "svg": card_svg(view["turned_card"])} if view.get("turned_card") else None,
+        "thirteenth": _card(view.get("thirteenth_card")),
+        "turned": _card(view.get("turned_card")),
         "bids": [
-            {"who": seats.name(b["seat"]), "bid": bid_label(b["bid"]) if b["bid"] != "pass" else _("Pass")}
+            {
+                "who": seats.name(b["seat"]),
+                "bid": _("Pass") if b["bid"] == "pass" else bid_label(b["bid"]),
+            }
             for b in view.get("bids") or []
         ],
         "contract": {"count": contract[0], "who": seats.name(contract[1])} if contract else None,
         "teams": teams,
         "pile": view.get("pile") or 0,
         "double_sar": variant == "double_sar",
-        "run": {"who": seats.name(view["run"]["seat"]), "length": view["run"]["length"]} if view.get("run") else None,
+        "run": _run(seats, view.get("run")),
         "tens": _tens(view) if variant == "mendikot" else None,
         "goal": goal,
         "hands_played": hands_played,
@@ -535,7 +569,15 @@ def variant_name(variant: str) -> str:
 def table_frame_html(payload: dict[str, Any], lang: str) -> str:
     """The HTML of one state frame, for the seat the payload was made for."""
     with translation.override(lang):
-        return render_to_string("game/partials/table_frame.html", table_context(payload))
+        context = {**table_context(payload), "oob": True}
+        return render_to_string("game/partials/table_frame.html", context)
+
+
+def table_live_html(payload: dict[str, Any], lang: str) -> str:
+    """The same table drawn into the page itself (first paint, and no JavaScript)."""
+    with translation.override(lang):
+        context = {**table_context(payload), "oob": False}
+        return render_to_string("game/partials/table_frame.html", context)
 
 
 def error_html(code: str, message: str, lang: str) -> str:

@@ -8,7 +8,8 @@
   var lastCard = null;
 
   function live() { return document.getElementById("table-live"); }
-  function rtl() { return document.documentElement.dir === "rtl"; }
+  // The hand is laid out left to right in every language (a card's index is top left).
+  function rtl(el) { return window.getComputedStyle(el).direction === "rtl"; }
 
   function tick() {
     var now = Date.now();
@@ -42,7 +43,7 @@
     var btn = ev.target.closest && ev.target.closest(".hand-cards button.card");
     if (!btn) { return; }
     var list = cards(), i = list.indexOf(btn), next = null;
-    var forward = rtl() ? "ArrowLeft" : "ArrowRight", back = rtl() ? "ArrowRight" : "ArrowLeft";
+    var forward = rtl(btn) ? "ArrowLeft" : "ArrowRight", back = rtl(btn) ? "ArrowRight" : "ArrowLeft";
     if (ev.key === forward || ev.key === "ArrowDown") { next = list[(i + 1) % list.length]; }
     else if (ev.key === back || ev.key === "ArrowUp") { next = list[(i - 1 + list.length) % list.length]; }
     else if (ev.key === "Home") { next = list[0]; }
