@@ -34,7 +34,7 @@ migrate: install messages
 	$(PY) manage.py migrate --noinput
 
 run: migrate
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) baithak.asgi:application
+	$(VENV)/bin/daphne --websocket_timeout -1 -b $(HOST) -p $(PORT) baithak.asgi:application
 
 lint: install-test
 	$(VENV)/bin/ruff check .

@@ -61,6 +61,8 @@ class GameStats(models.Model):
     played = models.PositiveIntegerField(_("played"), default=0)
     won = models.PositiveIntegerField(_("won"), default=0)
     lost = models.PositiveIntegerField(_("lost"), default=0)
+    # Of the games lost, those the player left while they were being played (live tables).
+    abandoned = models.PositiveIntegerField(_("abandoned"), default=0)
     mu = models.FloatField(default=MODEL.mu)
     sigma = models.FloatField(default=MODEL.sigma)
     updated_at = models.DateTimeField(auto_now=True)

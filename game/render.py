@@ -29,8 +29,9 @@ from guide import figures
 
 SUIT_ORDER = "SHDC"
 RANK_ORDER = "AKQJT98765432"
-#: The emotes a player may send (the consumer enforces its own fixed set and rate limit).
-EMOTES = ("hello", "well_played", "good_luck", "thanks", "oops")
+#: The emotes a player may send, if the payload does not list them (services.EMOTES is
+#: the set the server accepts, rate-limited).
+EMOTES = ("hello", "well_played", "oops", "thanks", "wow", "good_game")
 #: Where each relative seat sits: 0 is the viewer (bottom), play goes anticlockwise (CP-3).
 PLACES = ("bottom", "right", "top", "left")
 
@@ -93,9 +94,10 @@ def emote_word(emote: str) -> str:
     words = {
         "hello": _("Hello"),
         "well_played": _("Well played"),
-        "good_luck": _("Good luck"),
         "thanks": _("Thanks"),
         "oops": _("Oops"),
+        "wow": _("Wow"),
+        "good_game": _("Good game"),
     }
     return words.get(emote, emote)
 
@@ -179,8 +181,12 @@ class _Seats:
             return _("You")
         info = self.info.get(seat) or {}
         player = info.get("player")
+        if info.get("guest"):
+            return _("Guest")
         if player and not info.get("bot"):
             return str(player)
+        if self.info and not info.get("bot"):
+            return _("Empty seat")
         compass = {0: _("South"), 1: _("East"), 2: _("North"), 3: _("West")}
         return _("Bot (%(place)s)") % {"place": compass[seat]}
 
@@ -542,12 +548,13 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "last_trick": last_trick,
         "summary": summary,
         "match_over": match_over,
-        "emotes": [{"emote": e, "label": emote_word(e)} for e in EMOTES] if me is not None else [],
-        "recent_emotes": [
-            {"who": seats.name(int(e.get("seat", 0))), "label": emote_word(str(e.get("emote")))}
-            for e in payload.get("emotes") or []
-            if isinstance(e, dict)
-        ],
+        "emotes": [
+            {"emote": e, "label": emote_word(e)} for e in payload.get("emotes") or EMOTES
+        ]
+        if me is not None and full
+        else [],
+        "waiting": not full,
+        "status_code": table.get("status") or "",
         "commitment": fairness.get("commitment"),
         "forced": next(iter(playable)) if len(legal) == 1 and playable else None,
     }
@@ -588,4 +595,13 @@ def error_html(code: str, message: str, lang: str) -> str:
         detail = escape(message) if lang == "en" and message else ""
         return render_to_string(
             "game/partials/error.html", {"code": code, "text": text, "detail": detail}
+        )
+
+
+def emote_html(frame: dict[str, Any], lang: str) -> str:
+    """A fixed emote from one seat; table.js puts the seat's name in front of it."""
+    with translation.override(lang):
+        return render_to_string(
+            "game/partials/table_emote.html",
+            {"seat": frame.get("seat"), "label": emote_word(str(frame.get("emote")))},
         )

@@ -1,5 +1,9 @@
-"""WebSocket routes. The live tables add theirs here."""
+"""WebSocket routes."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from game.consumers import TableConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -14,6 +14,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("api/", include("game.api_urls")),  # live tables' JSON API (TABLE_PROTOCOL.md)
     # `/`: saved preference, then Accept-Language (guide.language), not only the cookie.
     path("", guide_views.root, name="root"),
     path("sitemap.xml", sitemap, {"sitemaps": {"guide": GuideSitemap}}, name="sitemap"),

@@ -1,0 +1,99 @@
+"""The tables' clock: fires stored deadlines (bot moves, calling timers, move timers, the
+grace period after a disconnect).
+
+Deadlines live in the database (``Table.deadline_*``), and firing one is an ordinary
+versioned write (``services.fire``), so any number of clocks may run — one per server
+process, plus ``manage.py run_clock`` — and a deadline still happens exactly once, also
+across a restart. Each process runs one asyncio task, started lazily by the first
+request or socket it serves (daphne has no ASGI lifespan events); it sleeps until the
+next due deadline, and a write that sets a sooner one wakes every clock through the
+channel layer group ``services.CLOCK_GROUP``. The database work runs in
+``database_sync_to_async``, so a consumer is never blocked by a bot or a timer.
+
+``TABLES_CLOCK=off`` in the environment keeps the clock out of the web processes (for an
+operator who runs ``run_clock`` separately).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from game import services
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP = 5.0  # a safety net: even a lost wake-up delays a deadline at most this long
+REJOIN = 600.0  # re-join the wake-up group well inside channels-redis' group expiry (1 day)
+
+_task: asyncio.Task[None] | None = None
+
+
+def enabled() -> bool:
+    return os.environ.get("TABLES_CLOCK", "on").lower() not in ("off", "0", "false", "no")
+
+
+def ensure_started() -> None:
+    """Start this process's clock task on the running loop, once (call from async code)."""
+    global _task
+    if not enabled():
+        return
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(run(), name="tables-clock")
+
+
+async def stop() -> None:
+    """Stop this process's clock task (tests, a clean shutdown)."""
+    global _task
+    task, _task = _task, None
+    if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def run(stop_after: Callable[[], bool] = lambda: False) -> None:
+    """Fire due deadlines, then sleep until the next one or a wake-up; forever."""
+    layer = get_channel_layer()
+    channel: str | None = None
+    joined = 0.0
+    while not stop_after():
+        if layer is not None and time.monotonic() - joined > REJOIN:
+            try:
+                if channel is None:
+                    channel = await layer.new_channel()
+                await layer.group_add(services.CLOCK_GROUP, channel)
+                joined = time.monotonic()
+            except Exception:
+                log.exception("the clock could not join its wake-up group")
+        try:
+            wait = await database_sync_to_async(services.fire_due)()
+        except Exception:
+            log.exception("the clock failed to fire deadlines")
+            wait = MAX_SLEEP
+        timeout = MAX_SLEEP if wait is None else min(wait, MAX_SLEEP)
+        if layer is not None and channel is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(layer.receive(channel), timeout)
+        else:
+            await asyncio.sleep(timeout)
+
+
+def with_clock(app: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """Wrap the ASGI application so its first request or socket starts the clock."""
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        if scope.get("type") in ("http", "websocket"):
+            ensure_started()
+        return await app(scope, receive, send)
+
+    return application

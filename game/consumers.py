@@ -1,0 +1,185 @@
+"""The table socket, ``/ws/tables/<id>/?format=json|html&lang=…``: thin by design.
+
+It parses and validates each frame, dispatches on ``type`` to ``game.services`` and sends
+views: every (re)connect and every change of the table sends this socket's own state
+frame (its seat's ``view``; a spectator's is ``view(None)``). No rules, no timers here.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from game import clock, render, services
+from game.models import Table
+
+MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
+BURST = 20  # frames a socket may send at once ...
+RATE = 10.0  # ... refilled at this many per second
+TYPES = ("action", "ping", "emote")
+
+
+def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str, Any]:
+    try:
+        table = Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        return {"exists": False}
+    seat = services.seat_of(table, owner)
+    invited = bool(invite) and hmac.compare_digest(invite, table.invite)
+    is_host = bool(owner.is_user and table.host_id == owner.user.pk)
+    may_watch = seat is not None or (
+        table.spectators and (not table.private or invited or is_host)
+    )
+    return {"exists": True, "seat": seat, "may_watch": may_watch}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.format = "json" if query.get("format", ["html"])[0] == "json" else "html"
+        lang = query.get("lang", [settings.LANGUAGE_CODE])[0]
+        self.lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        self.seat: int | None = None
+        self.marked = False
+        self.last_sent: Any = None
+        self.tokens = float(BURST)
+        self.refilled = time.monotonic()
+        clock.ensure_started()
+        self.owner = await database_sync_to_async(services.owner_from_scope)(self.scope)
+        access = await database_sync_to_async(_table_access)(
+            self.table_id, self.owner, query.get("invite", [""])[0]
+        )
+        if not access["exists"]:
+            await self.close(code=4404)
+            return
+        await self.accept()
+        if not access["may_watch"]:
+            await self._error("forbidden", "this table does not take spectators")
+            await self.close(code=4403)
+            return
+        self.seat = access["seat"]
+        self.group = services.group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_connected)(
+                table_id=self.table_id, seat=self.seat
+            )
+            self.marked = True
+        await self._send_state(force=True)
+
+    async def disconnect(self, code: int) -> None:
+        group = getattr(self, "group", None)
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.marked and self.seat is not None:
+            self.marked = False
+            await database_sync_to_async(services.seat_disconnected)(
+                table_id=self.table_id, seat=self.seat
+            )
+
+    # ------------------------------------------------------------------ frames in
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            await self._error("rate_limited", f"at most {BURST} frames at once, {RATE:g} a second")
+            return
+        if text_data is None:
+            await self._error("malformed", "frames are JSON text")
+            return
+        if len(text_data.encode("utf-8")) > MAX_FRAME:
+            await self._error("malformed", f"a frame is at most {MAX_FRAME} bytes")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed", "not JSON")
+            return
+        if not isinstance(message, dict) or message.get("type") not in TYPES:
+            await self._error("malformed", f"a frame is an object with type one of {TYPES}")
+            return
+        handler = getattr(self, f"_on_{message['type']}")
+        await handler(message)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def _on_ping(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps({"type": "pong"}))
+
+    async def _on_action(self, message: dict[str, Any]) -> None:
+        action, version = message.get("action"), message.get("version")
+        # htmx's ws-send posts form fields as strings; programs must send an int.
+        if self.format == "html" and isinstance(version, str) and version.isdigit():
+            version = int(version)
+        if not isinstance(action, str) or not 0 < len(action) <= 64:
+            await self._error("malformed", "action must be a non-empty string")
+            return
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            await self._error("malformed", "version must be a whole number")
+            return
+        try:
+            await database_sync_to_async(services.apply_action)(
+                table_id=self.table_id, owner=self.owner, action=action,
+                expected_version=version,
+            )
+        except services.TableError as exc:
+            await self._error(exc.code, exc.message)
+
+    async def _on_emote(self, message: dict[str, Any]) -> None:
+        emote = message.get("emote")
+        if not isinstance(emote, str):
+            await self._error("malformed", "emote must be a string")
+            return
+        try:
+            await database_sync_to_async(services.send_emote)(
+                table_id=self.table_id, owner=self.owner, emote=emote
+            )
+        except services.TableError as exc:
+            await self._error(exc.code, exc.message)
+
+    # ------------------------------------------------------------------ frames out
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self._send_state()
+
+    async def table_emote(self, event: dict[str, Any]) -> None:
+        frame = {"type": "emote", "seat": event["seat"], "emote": event["emote"]}
+        if self.format == "json":
+            await self.send(text_data=json.dumps(frame))
+        else:
+            await self.send(text_data=render.emote_html(frame, lang=self.lang))
+
+    async def _send_state(self, force: bool = False) -> None:
+        try:
+            payload = await database_sync_to_async(services.state_payload)(
+                self.table_id, self.seat
+            )
+        except services.TableError as exc:
+            await self._error(exc.code, exc.message)
+            return
+        if not force and payload == self.last_sent:
+            return  # several notices can arrive for one change: send it once
+        self.last_sent = payload
+        if self.format == "json":
+            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+        else:
+            await self.send(text_data=render.table_frame_html(payload, lang=self.lang))
+
+    async def _error(self, code: str, message: str) -> None:
+        if self.format == "json":
+            frame = {"type": "error", "code": code, "message": message}
+            await self.send(text_data=json.dumps(frame))
+        else:
+            await self.send(text_data=render.error_html(code, message, lang=self.lang))

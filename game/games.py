@@ -1,0 +1,98 @@
+"""The one place that knows which engine a table's `game` is played with.
+
+Each entry says how to check a table's settings, how to build the starting state (a
+``game.engine.protocol.GameState``) from the stored table fields, how many seats there
+are and who won. Backgammon (issue #10) is one more entry here; nothing else in the
+live-table code names an engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game import bots
+from game.engine import courtpiece as cp
+from game.engine.protocol import GameState
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str
+    seats: int
+    variants: tuple[str, ...]
+    default_variant: str
+    chain_length: int  # seeds in the fairness chain: more than a match can use
+    # (variant, options, target) -> None, or ValueError saying what is wrong
+    check: Callable[[str, dict[str, Any], int | None], None]
+    # (variant, options, target, seed_top, client_seeds, chain_length) -> starting state
+    build: Callable[[str, dict[str, Any], int | None, str, Sequence[str], int], GameState]
+    # seat lists per team, in team order (record_result's `teams`)
+    teams: tuple[tuple[int, ...], ...]
+    # the winning team of a finished state
+    winner: Callable[[Any], int]
+    # the clock's action for the seat to move when a rule gives a timeout a meaning
+    timeout_action: Callable[[Any], str | None]
+    # the rating family recorded in accounts (accounts.games.GAME_CODES)
+    rating_game: Callable[[str], str]
+    # hands (or games) finished so far, oldest first, and the record of one
+    finished: Callable[[Any], Sequence[Any]]
+    record: Callable[[Any], str]
+
+    def bot_action(self, state: Any, seat: int) -> str:
+        return bots.choose(self.name, state.view(seat))
+
+
+def _cp_check(variant: str, options: dict[str, Any], target: int | None) -> None:
+    cp.Rules(variant, **options)  # raises ValueError naming the bad option or value
+    if target is not None and (
+        isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 500
+    ):
+        raise ValueError(f"target must be a whole number from 1 to 500, not {target!r}")
+
+
+def _cp_build(
+    variant: str,
+    options: dict[str, Any],
+    target: int | None,
+    top: str,
+    client_seeds: Sequence[str],
+    chain: int,
+) -> GameState:
+    return cp.Match(
+        cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
+        chain=chain,
+    )
+
+
+def _cp_timeout(match: Any) -> str | None:
+    return "timeout" if match.hand.timeout_legal else None
+
+
+COURTPIECE = GameSpec(
+    name="courtpiece",
+    seats=4,
+    variants=tuple(cp.VARIANTS),
+    default_variant="rung",
+    # Rung to 52 points with redeals is the longest match; 400 deals is far beyond it and
+    # costs well under a millisecond to hash.
+    chain_length=400,
+    check=_cp_check,
+    build=_cp_build,
+    teams=((0, 2), (1, 3)),
+    winner=lambda match: int(match.winner),
+    timeout_action=_cp_timeout,
+    rating_game=lambda variant: variant,
+    finished=lambda match: match.hands,
+    record=cp.to_record,
+)
+
+GAMES: dict[str, GameSpec] = {COURTPIECE.name: COURTPIECE}
+
+
+def spec(game: str) -> GameSpec:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}") from None

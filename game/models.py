@@ -1,0 +1,122 @@
+"""Live tables: a Table, its Seats and its append-only Action log.
+
+The log is the truth: a table's game state is a replay of its actions from the fields
+stored here (``game.games`` says how per game), so a second server process or a restart
+sees exactly what the first one did. Every write goes through ``game.services``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_invite() -> str:
+    # 32 random bytes: an invite link nobody can guess or enumerate.
+    return secrets.token_urlsafe(32)
+
+
+class Table(models.Model):
+    WAITING, PLAYING, OVER = "waiting", "playing", "over"
+    STATUS_CHOICES = ((WAITING, "waiting"), (PLAYING, "playing"), (OVER, "over"))
+    # What the stored deadline does when it fires (game.clock -> services.fire).
+    CALL, MOVE, BOT, GRACE = "call", "move", "bot", "grace"
+    DEADLINE_CHOICES = ((CALL, "call"), (MOVE, "move"), (BOT, "bot"), (GRACE, "grace"))
+
+    game = models.CharField(max_length=20)  # a key of game.games.GAMES
+    variant = models.CharField(max_length=20, blank=True)
+    options = models.JSONField(default=dict, blank=True)  # the engine's keyword options
+    target = models.PositiveIntegerField(null=True, blank=True)  # match target; None: default
+    private = models.BooleanField(default=False)
+    invite = models.CharField(max_length=64, unique=True, default=new_invite)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="hosted_tables",
+    )
+    host_guest = models.CharField(max_length=64, blank=True)  # a guest's "Play now" table
+    status = models.CharField(max_length=8, choices=STATUS_CHOICES, default=WAITING)
+    move_seconds = models.PositiveIntegerField(null=True, blank=True)  # None: no move timer
+    spectators = models.BooleanField(default=True)
+    rated = models.BooleanField(default=False)  # decided at start: four accounts, no bots
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)  # number of actions in the log
+    moved_at = models.DateTimeField(null=True, blank=True)  # when `version` was reached
+    # Fairness (fair.chain): the secret top never leaves the server; the commitment of the
+    # chain's first seed is published at creation, before any client seed is fixed.
+    seed_top = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    chain_length = models.PositiveIntegerField()
+    client_seeds = models.JSONField(default=list, blank=True)  # fixed at start
+    # The one pending deadline, for the seat to move at `deadline_version`.
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_kind = models.CharField(max_length=8, choices=DEADLINE_CHOICES, blank=True)
+    deadline_version = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = (models.Index(fields=["status", "private"], name="table_lobby"),)
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.game} {self.variant}, {self.status})"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="table_seats",
+    )
+    guest_key = models.CharField(max_length=64, blank=True)  # a guest's session key
+    bot = models.BooleanField(default=False)
+    # A player who left a rated match mid-way: the bot finishes it, they are recorded as
+    # having abandoned it (accounts.services.record_result).
+    abandoned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="abandoned_seats",
+    )
+    client_seed = models.CharField(max_length=64, blank=True)
+    first_game = models.BooleanField(default=False)  # CP-SS-4: 10 s calling timer
+    # Open sockets for this seat over every server process; 0 with `disconnected_at` set
+    # starts the grace period, after which `away` lets the bot play the seat.
+    connections = models.PositiveIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    away = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("table_id", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}"
+
+    @property
+    def empty(self) -> bool:
+        return not (self.bot or self.user_id or self.guest_key)
+
+
+class Action(models.Model):
+    PLAYER, BOT, CLOCK = "player", "bot", "clock"
+    SOURCE_CHOICES = ((PLAYER, "player"), (BOT, "bot"), (CLOCK, "clock"))
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()  # 1-based: the table's version once applied
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=64)
+    source = models.CharField(max_length=8, choices=SOURCE_CHOICES)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table_id", "number")
+        constraints = (
+            models.UniqueConstraint(fields=["table", "number"], name="one_action_per_number"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.number} seat {self.seat} {self.action}"

@@ -1,0 +1,781 @@
+"""Every write to a live table goes through this module (API, consumer, pages, clock).
+
+Each write locks the table row (``select_for_update``), so two server processes, or the
+clock and a player, are serialised on it; the version check then refuses whatever was
+decided against an older state. Broadcasts leave only after the commit
+(``transaction.on_commit``), so nobody ever hears of an action that was not stored.
+
+Messages in :class:`TableError` are plain English for programs (TABLE_PROTOCOL.md); pages
+turn the ``code`` into words in the reader's language.
+
+Ratings: a match is rated when all its seats were taken by accounts at the start (no
+guest, no bot). Tables with a guest or a bot are never rated. A player who leaves a rated
+match while it is being played is replaced by a bot and, when the match ends, recorded
+as having abandoned it (a loss, counted in ``GameStats.abandoned``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import GameStats
+from accounts.services import record_result
+from game import state as states
+from game.engine import fair
+from game.engine.protocol import IllegalAction
+from game.games import GAMES, GameSpec, spec
+from game.models import Action, Seat, Table
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "tables-lobby"
+CLOCK_GROUP = "tables-clock"
+EMOTES = ("hello", "well_played", "oops", "thanks", "wow", "good_game")
+CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MOVE_SECONDS = (5, 600)  # the per-move timer a table may choose, in seconds
+
+
+def group_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def bot_pause() -> float:
+    """A short human-like pause before a bot moves (TABLES_BOT_PAUSE, seconds)."""
+    low, high = _setting("TABLES_BOT_PAUSE", (0.6, 1.2))
+    return low if high <= low else secrets.SystemRandom().uniform(low, high)
+
+
+# ---------------------------------------------------------------------------- who acts
+@dataclass(frozen=True)
+class Owner:
+    """Who acts: a signed-in user, or a guest whose key lives in their session."""
+
+    user: Any | None
+    guest_key: str | None
+
+    @property
+    def is_user(self) -> bool:
+        return bool(
+            self.user is not None
+            and getattr(self.user, "is_authenticated", False)
+            and getattr(self.user, "is_active", False)
+        )
+
+
+def owner_from_request(request: Any) -> Owner:
+    """The requester; a guest gets a ``guest_key`` in their session if they have none."""
+    user = request.user if request.user.is_authenticated else None
+    key = request.session.get("guest_key")
+    if user is None and not key:
+        key = secrets.token_urlsafe(24)
+        request.session["guest_key"] = key
+    return Owner(user=user, guest_key=key or None)
+
+
+def owner_from_scope(scope: dict[str, Any]) -> Owner:
+    """The socket's owner (sync: reading the session touches the database)."""
+    user = scope.get("user")
+    if user is not None and not user.is_authenticated:
+        user = None
+    session = scope.get("session")
+    key = session.get("guest_key") if session is not None else None
+    return Owner(user=user, guest_key=key or None)
+
+
+class TableError(Exception):
+    """A refusal: ``code`` is TABLE_PROTOCOL.md's (or bad_request, forbidden, conflict,
+    not_found, needs_account), ``message`` says why in English."""
+
+    STATUS: ClassVar[dict[str, int]] = {
+        "bad_request": 400, "malformed": 400, "forbidden": 403, "needs_account": 403,
+        "not_seated": 403, "not_found": 404, "conflict": 409, "not_your_turn": 409,
+        "illegal": 409, "stale": 409, "rate_limited": 429,
+    }
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.http_status = self.STATUS.get(code, 400)
+
+
+# ---------------------------------------------------------------------------- reading
+def _locked(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise TableError("not_found", f"no table {table_id}") from None
+
+
+def _seats(table: Table) -> list[Seat]:
+    return list(table.seats.select_related("user__profile").order_by("number"))
+
+
+def _seat_matches(seat: Seat, owner: Owner) -> bool:
+    if owner.is_user and seat.user_id is not None and seat.user_id == owner.user.pk:
+        return True
+    return bool(owner.guest_key and seat.guest_key and hmac.compare_digest(
+        seat.guest_key, owner.guest_key
+    ))
+
+
+def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
+    """The seat ``owner`` holds at ``table`` (a Table or its seats), or None."""
+    seats = table if isinstance(table, list) else _seats(table)
+    for seat in seats:
+        if _seat_matches(seat, owner):
+            return seat.number
+    return None
+
+
+def _player_name(seat: Seat) -> str | None:
+    if seat.user_id is not None:
+        profile = getattr(seat.user, "profile", None)
+        return profile.name if profile is not None else seat.user.get_username()
+    if seat.guest_key:
+        return "guest"
+    return None
+
+
+def _seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s.number,
+            "player": _player_name(s),
+            "bot": s.bot,
+            "guest": bool(s.guest_key),
+            "connected": s.bot or s.connections > 0,
+            "away": s.away,
+        }
+        for s in seats
+    ]
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z"
+    )
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """What anyone may know about the table itself (never the seed's top or the invite)."""
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "variant": table.variant,
+        "options": table.options,
+        "target": table.target,
+        "status": table.status,
+        "private": table.private,
+        "host": table.host.get_username() if table.host_id else None,
+        "move_seconds": table.move_seconds,
+        "spectators": table.spectators,
+        "rated": table.rated,
+        "version": table.version,
+        "commitment": table.commitment,
+        "created_at": _iso(table.created_at),
+        "started_at": _iso(table.started_at),
+        "finished_at": _iso(table.finished_at),
+    }
+
+
+def state_payload(table_id: int, seat: int | None) -> dict[str, Any]:
+    """TABLE_PROTOCOL's ``state`` frame for ``seat`` (None: a spectator)."""
+    try:
+        table = Table.objects.select_related("host").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("not_found", f"no table {table_id}") from None
+    seats = _seats(table)
+    payload: dict[str, Any] = {
+        "type": "state",
+        "version": table.version,
+        "seat": seat,
+        "to_move": None,
+        "legal": [],
+        "deadline": None,
+        "deadline_kind": None,
+        "view": None,
+        "seats": _seat_rows(seats),
+        "table": table_info(table),
+        "emotes": list(EMOTES),
+    }
+    if table.status != Table.WAITING:
+        game_state = states.load(table)
+        to_move = game_state.to_move
+        payload["to_move"] = to_move
+        payload["view"] = game_state.view(seat)
+        if seat is not None and seat == to_move:
+            payload["legal"] = list(game_state.legal_actions())
+        if table.deadline_at is not None and table.deadline_kind != Table.BOT:
+            payload["deadline"] = _iso(table.deadline_at)
+            payload["deadline_kind"] = table.deadline_kind
+    return payload
+
+
+def list_open_tables(game: str | None = None) -> list[dict[str, Any]]:
+    """Public tables that are waiting or being played, newest first, for the lobby."""
+    tables = Table.objects.filter(private=False, status__in=[Table.WAITING, Table.PLAYING])
+    if game:
+        tables = tables.filter(game=game)
+    tables = tables.select_related("host").prefetch_related("seats__user__profile")[:200]
+    out = []
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: s.number)
+        out.append({**table_info(table), "seats": _seat_rows(seats)})
+    return out
+
+
+def hand_record(table_id: int, hand: int) -> dict[str, Any]:
+    """Hand (or game) ``hand``, counted from 1, once it is over: its record and what
+    ``fair`` needs to recompute its deal. Not over yet (or no such hand): not_found."""
+    try:
+        table = Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("not_found", f"no table {table_id}") from None
+    if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+        raise TableError("bad_request", "hand must be a whole number from 1")
+    if table.status == Table.WAITING:
+        raise TableError("not_found", "the table has not started")
+    game = spec(table.game)
+    finished = game.finished(states.load(table))
+    if hand > len(finished):
+        raise TableError("not_found", f"hand {hand} is not over")
+    counter = hand - 1
+    return {
+        "record": game.record(finished[counter]),
+        "server_seed": fair.chain(table.seed_top, table.chain_length)[counter],
+        "commitment": table.commitment,
+        "client_seeds": list(table.client_seeds),
+        "counter": counter,
+        "hand": hand,
+    }
+
+
+# ---------------------------------------------------------------------------- after commit
+def _broadcast(table_id: int, *, wake: bool = False, lobby: bool = False) -> None:
+    """Tell every socket of the table (and the clocks, the lobby) once the commit is done."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(group_name(table_id), {"type": "table.changed"})
+            if wake:
+                async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
+            if lobby:
+                async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+        except Exception:  # the write is committed; a lost notice only delays a redraw
+            log.exception("broadcast for table %s failed", table_id)
+
+    transaction.on_commit(send)
+
+
+# ---------------------------------------------------------------------------- deadlines
+def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetime) -> None:
+    """Store the one pending deadline of the seat to move (nothing when none applies).
+
+    Timers run from ``moved_at`` (when the current version was reached), so recomputing
+    after a (re)connect never gives a player more time."""
+    table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
+    if table.status != Table.PLAYING or game_state.is_over:
+        return
+    seat = seats[game_state.to_move]
+    base = table.moved_at or now
+    if seat.bot or seat.away:
+        table.deadline_at = max(base, now) + timedelta(seconds=bot_pause())
+        table.deadline_kind = Table.BOT
+    else:
+        timer: tuple[datetime, str] | None = None
+        if spec(table.game).timeout_action(game_state) is not None:
+            seconds = (
+                _setting("TABLES_FIRST_CALL_SECONDS", 10)
+                if seat.first_game
+                else _setting("TABLES_CALL_SECONDS", 20)
+            )
+            timer = (base + timedelta(seconds=seconds), Table.CALL)
+        elif table.move_seconds:
+            timer = (base + timedelta(seconds=table.move_seconds), Table.MOVE)
+        if seat.connections == 0 and seat.disconnected_at is not None:
+            grace = seat.disconnected_at + timedelta(
+                seconds=_setting("TABLES_GRACE_SECONDS", 30)
+            )
+            if timer is None or grace < timer[0]:
+                timer = (grace, Table.GRACE)
+        if timer is None:
+            return
+        table.deadline_at, table.deadline_kind = timer
+    table.deadline_version = table.version
+
+
+def _save_table(table: Table) -> None:
+    table.save()
+
+
+# ---------------------------------------------------------------------------- the log
+def _append(
+    table: Table, seats: list[Seat], game_state: Any, seat: int, action: str, source: str
+) -> Any:
+    """Apply ``action`` for ``seat``, store it, bump the version, set the next deadline."""
+    try:
+        new_state = game_state.apply(action, seat)
+    except IllegalAction as exc:
+        raise TableError("illegal", str(exc)) from None
+    now = timezone.now()
+    Action.objects.create(
+        table=table, number=table.version + 1, seat=seat, action=action, source=source
+    )
+    table.version += 1
+    table.moved_at = now
+    if new_state.is_over:
+        _finish(table, seats, new_state, now)
+    else:
+        _set_deadline(table, seats, new_state, now)
+    _save_table(table)
+    states.remember(table, table.version, new_state)
+    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=new_state.is_over)
+    return new_state
+
+
+def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
+    table.status = Table.OVER
+    table.finished_at = now
+    table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
+    if not table.rated:
+        return
+    game = spec(table.game)
+    players = {s.number: s.user or s.abandoned_by for s in seats}
+    if any(p is None for p in players.values()):
+        log.warning("rated table %s lost a player account; not recorded", table.pk)
+        return
+    teams = [[players[n] for n in team] for team in game.teams]
+    abandoned = [s.abandoned_by for s in seats if s.abandoned_by is not None]
+    record_result(
+        game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned
+    )
+
+
+def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: int) -> int:
+    """Play ``action`` for the owner's seat if it is legal at exactly ``expected_version``.
+
+    Returns the new version. Refusals (TableError) change nothing."""
+    if not isinstance(action, str) or not action or len(action) > 64:
+        raise TableError("malformed", "action must be a short string")
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise TableError("malformed", "version must be a whole number")
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        seat = seat_of(seats, owner)
+        if seat is None:
+            raise TableError("not_seated", "you hold no seat at this table")
+        if table.status == Table.WAITING:
+            raise TableError("illegal", "the table has not started")
+        if expected_version != table.version:
+            raise TableError("stale", f"the table has moved on (version {table.version})")
+        if table.status == Table.OVER:
+            raise TableError("illegal", "the match is over")
+        game_state = states.load(table)
+        if game_state.to_move != seat:
+            raise TableError("not_your_turn", "it is not your turn")
+        game = spec(table.game)
+        if action not in game_state.legal_actions() and action == game.timeout_action(
+            game_state
+        ):
+            # The engine accepts `timeout` from the table; a player may never send it.
+            raise TableError("illegal", "timeout is applied by the table, not sent by a player")
+        if seats[seat].away:
+            seats[seat].away = False
+            seats[seat].save(update_fields=["away"])
+        _append(table, seats, game_state, seat, action, Action.PLAYER)
+        return table.version
+
+
+# ---------------------------------------------------------------------------- the clock
+def fire(table_id: int, version: int, kind: str) -> bool:
+    """Carry out the stored deadline ``kind`` set at ``version``, if it is still the
+    table's pending one and is due. Returns whether anything happened; a second call
+    (another process, a restart, a late wake) finds it gone and does nothing."""
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            return False
+        now = timezone.now()
+        if (
+            table.status != Table.PLAYING
+            or table.deadline_at is None
+            or table.deadline_version != version
+            or table.version != version
+            or table.deadline_kind != kind
+            or table.deadline_at > now
+        ):
+            return False
+        seats = _seats(table)
+        game_state = states.load(table)
+        seat = game_state.to_move
+        game = spec(table.game)
+        if kind == Table.GRACE:
+            # The owner did not come back in time: the bot plays the seat until they do.
+            seats[seat].away = True
+            seats[seat].save(update_fields=["away"])
+            _set_deadline(table, seats, game_state, now)
+            _save_table(table)
+            _broadcast(table.pk, wake=True)
+            return True
+        if kind == Table.CALL:
+            action, source = game.timeout_action(game_state), Action.CLOCK
+            assert action is not None
+        else:
+            action = game.bot_action(game_state, seat)
+            source = Action.BOT if kind == Table.BOT else Action.CLOCK
+        _append(table, seats, game_state, seat, action, source)
+        return True
+
+
+def fire_due(limit: int = 100) -> float | None:
+    """Fire every deadline that is due; return the seconds until the next one (None: none)."""
+    now = timezone.now()
+    due = list(
+        Table.objects.filter(
+            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=now
+        )
+        .order_by("deadline_at")
+        .values_list("pk", "deadline_version", "deadline_kind")[:limit]
+    )
+    for table_id, version, kind in due:
+        try:
+            fire(table_id, version, kind)
+        except Exception:  # one broken table must not stop every other table's clock
+            log.exception("deadline %s of table %s at version %s failed", kind, table_id, version)
+    upcoming = (
+        Table.objects.filter(status=Table.PLAYING, deadline_at__isnull=False)
+        .order_by("deadline_at")
+        .values_list("deadline_at", flat=True)
+        .first()
+    )
+    if upcoming is None:
+        return None
+    return max(0.0, (upcoming - timezone.now()).total_seconds())
+
+
+# ---------------------------------------------------------------------------- tables
+def _check_settings(
+    game: str, variant: str | None, options: Any, target: Any
+) -> tuple[GameSpec, str, dict[str, Any]]:
+    if game not in GAMES:
+        raise TableError("bad_request", f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    gspec = GAMES[game]
+    variant = variant or gspec.default_variant
+    if not isinstance(variant, str) or variant not in gspec.variants:
+        raise TableError(
+            "bad_request",
+            f"unknown variant {variant!r}; choose one of {', '.join(gspec.variants)}",
+        )
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise TableError("bad_request", "options must be an object")
+    try:
+        gspec.check(variant, dict(options), target)
+    except (ValueError, TypeError) as exc:
+        raise TableError("bad_request", str(exc)) from None
+    return gspec, variant, dict(options)
+
+
+def _check_client_seed(seed: Any) -> str:
+    if not isinstance(seed, str) or not CLIENT_SEED.fullmatch(seed):
+        raise TableError(
+            "bad_request", "a client seed is 1 to 64 letters, digits, '-' or '_'"
+        )
+    return seed
+
+
+def create_table(
+    *,
+    owner: Owner,
+    game: str = "courtpiece",
+    variant: str | None = "rung",
+    options: dict[str, Any] | None = None,
+    private: bool = False,
+    bots: Any = (),
+    move_seconds: int | None = 30,
+    spectators: bool = True,
+    length: int = 0,
+    target: int | None = None,
+    client_seed: str | None = None,
+) -> Table:
+    """A new table with the owner at seat 0 and ``bots`` seated; it starts at once when
+    every seat is filled. Guests may only create tables where every other seat is a bot."""
+    gspec, variant, options = _check_settings(game, variant, options, target)
+    if not isinstance(private, bool) or not isinstance(spectators, bool):
+        raise TableError("bad_request", "private and spectators must be true or false")
+    if isinstance(length, bool) or not isinstance(length, int) or length != 0:
+        raise TableError("bad_request", f"length is not an option of {game}")
+    if not isinstance(bots, list | tuple) or any(
+        isinstance(b, bool) or not isinstance(b, int) for b in bots
+    ):
+        raise TableError("bad_request", "bots must be a list of seat numbers")
+    bot_seats = set(bots)
+    if len(bot_seats) != len(bots) or not bot_seats <= set(range(1, gspec.seats)):
+        raise TableError(
+            "bad_request", f"bots must be distinct seats from 1 to {gspec.seats - 1}"
+        )
+    if move_seconds is None:
+        if not private:
+            raise TableError("bad_request", "only a private table may play without a timer")
+    elif (
+        isinstance(move_seconds, bool)
+        or not isinstance(move_seconds, int)
+        or not MOVE_SECONDS[0] <= move_seconds <= MOVE_SECONDS[1]
+    ):
+        raise TableError(
+            "bad_request",
+            f"move_seconds must be {MOVE_SECONDS[0]} to {MOVE_SECONDS[1]}, or null (private)",
+        )
+    if not owner.is_user and (not owner.guest_key or len(bot_seats) != gspec.seats - 1):
+        raise TableError("needs_account", "sign in to play with people; guests play bots")
+    seed = None if client_seed in (None, "") else _check_client_seed(client_seed)
+    top = secrets.token_hex(32)
+    with transaction.atomic():
+        table = Table.objects.create(
+            game=game,
+            variant=variant,
+            options=options,
+            target=target,
+            private=private,
+            host=owner.user if owner.is_user else None,
+            host_guest="" if owner.is_user else (owner.guest_key or ""),
+            move_seconds=move_seconds,
+            spectators=spectators,
+            seed_top=top,
+            chain_length=gspec.chain_length,
+            # The first seed's hash: published now, before anyone's client seed is fixed.
+            commitment=fair.commitment(fair.chain(top, gspec.chain_length)[0]),
+        )
+        seats = [
+            Seat(table=table, number=n, bot=n in bot_seats) for n in range(gspec.seats)
+        ]
+        if owner.is_user:
+            seats[0].user = owner.user
+        else:
+            seats[0].guest_key = owner.guest_key or ""
+        seats[0].client_seed = seed or ""
+        Seat.objects.bulk_create(seats)
+        if all(not s.empty for s in seats):
+            _start(table)
+        else:
+            _broadcast(table.pk, lobby=not private)
+    return table
+
+
+def play_now(*, owner: Owner, game: str = "courtpiece", variant: str = "rung") -> Table:
+    """A started table against bots, the owner at seat 0; guests welcome (never rated)."""
+    gspec = spec(game) if game in GAMES else None
+    if gspec is None:
+        raise TableError("bad_request", f"unknown game {game!r}")
+    return create_table(
+        owner=owner, game=game, variant=variant, private=True,
+        bots=list(range(1, gspec.seats)), move_seconds=None, spectators=False,
+    )
+
+
+def _is_first_game(seat: Seat) -> bool:
+    if seat.bot:
+        return False
+    if seat.user_id is None:
+        return True  # a guest: we cannot know, so give them a newcomer's time
+    return not GameStats.objects.filter(user_id=seat.user_id, played__gt=0).exists()
+
+
+def _start(table: Table) -> None:
+    """Fix the client seeds (server-chosen where missing) and begin play."""
+    seats = _seats(table)
+    now = timezone.now()
+    for seat in seats:
+        if seat.empty:
+            seat.bot = True
+        if not CLIENT_SEED.fullmatch(seat.client_seed or ""):
+            seat.client_seed = secrets.token_hex(8)
+        seat.first_game = _is_first_game(seat)
+        seat.save(update_fields=["bot", "client_seed", "first_game"])
+    table.client_seeds = [s.client_seed for s in seats]
+    table.status = Table.PLAYING
+    table.started_at = now
+    table.moved_at = now
+    table.rated = all(s.user_id is not None for s in seats)
+    game_state = states.initial(table)
+    _set_deadline(table, seats, game_state, now)
+    _save_table(table)
+    states.remember(table, 0, game_state)
+    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+
+
+def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = None) -> Table:
+    if not owner.is_user:
+        raise TableError("needs_account", "sign in or create an account to take a seat")
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+            raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
+        is_host = table.host_id is not None and table.host_id == owner.user.pk
+        if table.private and not is_host and not (
+            isinstance(invite, str) and hmac.compare_digest(invite, table.invite)
+        ):
+            raise TableError("forbidden", "this table is private: you need its invite link")
+        if table.status != Table.WAITING:
+            raise TableError("conflict", "the table has already started")
+        held = seat_of(seats, owner)
+        if held == seat:
+            return table
+        if held is not None:
+            raise TableError("conflict", f"you already hold seat {held}")
+        if not seats[seat].empty:
+            raise TableError("conflict", f"seat {seat} is taken")
+        seats[seat].user = owner.user
+        seats[seat].save(update_fields=["user"])
+        _broadcast(table.pk, lobby=not table.private)
+    return table
+
+
+def set_client_seed(*, table_id: int, owner: Owner, seed: str) -> Table:
+    """A seated player's own seed for the deals, while the table waits (it is fixed at
+    the start, after everyone has seen the commitment)."""
+    seed = _check_client_seed(seed)
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        number = seat_of(seats, owner)
+        if number is None:
+            raise TableError("not_seated", "you hold no seat at this table")
+        if table.status != Table.WAITING:
+            raise TableError("conflict", "client seeds are fixed once the table starts")
+        seats[number].client_seed = seed
+        seats[number].save(update_fields=["client_seed"])
+    return table
+
+
+def leave_seat(*, table_id: int, owner: Owner) -> Table:
+    """Leave: before the start the seat is freed; during play a bot takes it over (and a
+    rated match records the leaver as having abandoned it)."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        seats = _seats(table)
+        number = seat_of(seats, owner)
+        if number is None:
+            raise TableError("not_seated", "you hold no seat at this table")
+        seat = seats[number]
+        if table.status == Table.OVER:
+            raise TableError("conflict", "the match is over")
+        if table.status == Table.PLAYING:
+            if table.rated and seat.user_id is not None:
+                seat.abandoned_by = seat.user
+            seat.bot = True
+            seat.away = False
+        seat.user = None
+        seat.guest_key = ""
+        seat.client_seed = "" if table.status == Table.WAITING else seat.client_seed
+        seat.save()
+        now = timezone.now()
+        if table.status == Table.PLAYING:
+            if all(s.bot for s in seats):
+                # Nobody is left to play for: close the table rather than let bots play on.
+                table.status = Table.OVER
+                table.finished_at = now
+                table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
+            else:
+                _set_deadline(table, seats, states.load(table), now)
+            _save_table(table)
+        _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+    return table
+
+
+def start_table(*, table_id: int, owner: Owner) -> Table:
+    """Host only: empty seats become bots and play begins."""
+    with transaction.atomic():
+        table = _locked(table_id)
+        is_host = (owner.is_user and table.host_id == owner.user.pk) or bool(
+            owner.guest_key and table.host_guest
+            and hmac.compare_digest(owner.guest_key, table.host_guest)
+        )
+        if not is_host:
+            raise TableError("forbidden", "only the host starts the table")
+        if table.status != Table.WAITING:
+            raise TableError("conflict", "the table has already started")
+        _start(table)
+    return table
+
+
+# ---------------------------------------------------------------------------- sockets
+def seat_connected(*, table_id: int, seat: int) -> None:
+    """A socket of ``seat`` opened: the owner is back, the bot stops playing for them."""
+    _connection_change(table_id, seat, +1)
+
+
+def seat_disconnected(*, table_id: int, seat: int) -> None:
+    """A socket of ``seat`` closed; with none left the grace period starts."""
+    _connection_change(table_id, seat, -1)
+
+
+def _connection_change(table_id: int, number: int, delta: int) -> None:
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            return
+        seats = _seats(table)
+        if not 0 <= number < len(seats):
+            return
+        seat = seats[number]
+        now = timezone.now()
+        seat.connections = max(0, seat.connections + delta)
+        if delta > 0:
+            seat.disconnected_at = None
+            seat.away = False
+        elif seat.connections == 0:
+            seat.disconnected_at = now
+        seat.save(update_fields=["connections", "disconnected_at", "away"])
+        if table.status == Table.PLAYING:
+            _set_deadline(table, seats, states.load(table), now)
+            _save_table(table)
+        _broadcast(table.pk, wake=table.deadline_at is not None)
+
+
+def send_emote(*, table_id: int, owner: Owner, emote: str) -> None:
+    """One of the fixed emotes from a seated player, at most one per seat every 2 s
+    (counted in the shared cache, so every server process sees the same limit)."""
+    if emote not in EMOTES:
+        raise TableError("malformed", f"emote must be one of {', '.join(EMOTES)}")
+    try:
+        table = Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("not_found", f"no table {table_id}") from None
+    seat = seat_of(table, owner)
+    if seat is None:
+        raise TableError("not_seated", "only seated players send emotes")
+    if not cache.add(f"tables:emote:{table_id}:{seat}", 1, timeout=2):
+        raise TableError("rate_limited", "one emote every 2 seconds")
+    message = {"type": "table.emote", "seat": seat, "emote": emote}
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group_name(table_id), message)

@@ -1,0 +1,84 @@
+"""A table's game state is a replay of its action log; this module does the replaying.
+
+The in-process cache holds the latest state per table with the version it is at. It is
+only ever a shortcut: every caller passes the table row it read from the database, and
+the cache answers only for exactly that table (its commitment, so a reused primary key in
+a fresh database cannot match) at exactly that version. Behind, it replays the missing
+actions from the database; ahead or different, it replays from the start.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from game.games import spec
+from game.models import Action, Table
+
+_lock = threading.Lock()
+_cache: dict[int, tuple[str, int, Any]] = {}  # table id -> (commitment, version, state)
+_MAX_CACHED = 5000  # a bound, so a long-running process never grows without limit
+
+
+def initial(table: Table) -> Any:
+    """The state before any action: the table's game built from its stored fields."""
+    return spec(table.game).build(
+        table.variant, dict(table.options), table.target, table.seed_top,
+        list(table.client_seeds), table.chain_length,
+    )
+
+
+def replay(state: Any, actions: list[tuple[int, str]]) -> Any:
+    for seat, action in actions:
+        state = state.apply(action, seat)
+    return state
+
+
+def _actions(table: Table, after: int, upto: int) -> list[tuple[int, str]]:
+    rows = Action.objects.filter(table=table, number__gt=after, number__lte=upto).order_by(
+        "number"
+    )
+    pairs = list(rows.values_list("number", "seat", "action"))
+    if [n for n, _s, _a in pairs] != list(range(after + 1, upto + 1)):
+        raise RuntimeError(f"the action log of table {table.pk} has a gap before {upto}")
+    return [(s, a) for _n, s, a in pairs]
+
+
+def load(table: Table) -> Any:
+    """The state of a started ``table`` at ``table.version`` (the row as read from the DB)."""
+    if not table.client_seeds:
+        raise ValueError("the table has not started: its client seeds are not fixed yet")
+    with _lock:
+        cached = _cache.get(table.pk)
+    if cached is not None and cached[0] == table.commitment and cached[1] <= table.version:
+        _c, version, state = cached
+        if version == table.version:
+            return state
+        state = replay(state, _actions(table, version, table.version))
+    else:
+        state = replay(initial(table), _actions(table, 0, table.version))
+    remember(table, table.version, state)
+    return state
+
+
+def at_version(table: Table, version: int) -> Any:
+    """The state after the first ``version`` actions (for records and tests); not cached."""
+    return replay(initial(table), _actions(table, 0, version))
+
+
+def remember(table: Table, version: int, state: Any) -> None:
+    with _lock:
+        if len(_cache) >= _MAX_CACHED and table.pk not in _cache:
+            _cache.pop(next(iter(_cache)))
+        _cache[table.pk] = (table.commitment, version, state)
+
+
+def forget(table_id: int) -> None:
+    with _lock:
+        _cache.pop(table_id, None)
+
+
+def clear_cache() -> None:
+    """Empty the cache (a fresh process starts like this)."""
+    with _lock:
+        _cache.clear()
