@@ -34,9 +34,7 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     seat = services.seat_of(table, owner)
     invited = bool(invite) and hmac.compare_digest(invite, table.invite)
     is_host = bool(owner.is_user and table.host_id == owner.user.pk)
-    may_watch = seat is not None or (
-        table.spectators and (not table.private or invited or is_host)
-    )
+    may_watch = seat is not None or (table.spectators and (not table.private or invited or is_host))
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
@@ -132,7 +130,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             await database_sync_to_async(services.apply_action)(
-                table_id=self.table_id, owner=self.owner, action=action,
+                table_id=self.table_id,
+                owner=self.owner,
+                action=action,
                 expected_version=version,
             )
         except services.TableError as exc:
@@ -163,9 +163,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self, force: bool = False) -> None:
         try:
-            payload = await database_sync_to_async(services.state_payload)(
-                self.table_id, self.seat
-            )
+            payload = await database_sync_to_async(services.state_payload)(self.table_id, self.seat)
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
             return

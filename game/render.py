@@ -544,13 +544,12 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "tens": _tens(view) if variant == "mendikot" else None,
         "goal": goal,
         "hands_played": hands_played,
+        "finished": range(1, hands_played + 1) if table.get("id") else range(0),
         "deadline": _deadline(payload),
         "last_trick": last_trick,
         "summary": summary,
         "match_over": match_over,
-        "emotes": [
-            {"emote": e, "label": emote_word(e)} for e in payload.get("emotes") or EMOTES
-        ]
+        "emotes": [{"emote": e, "label": emote_word(e)} for e in payload.get("emotes") or EMOTES]
         if me is not None and full
         else [],
         "waiting": not full,

@@ -25,6 +25,7 @@ urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", accounts_views.player, name="player"),
+    path("play/", include("game.urls")),  # live tables: lobby, Play now, table, replay
     path("", include("guide.urls")),
     prefix_default_language=True,
 )

@@ -74,7 +74,25 @@
     }, 900);
   }
 
-  function afterFrame() { initRoving(); restoreFocus(); autoPlay(); tick(); }
+  // A waiting table that starts: reload once, so the seat controls give way to the game.
+  function statusChange() {
+    var page = document.querySelector("[data-initial-status]"), root = live();
+    if (page && root && page.dataset.initialStatus === "waiting" &&
+        root.dataset.status && root.dataset.status !== "waiting") {
+      window.location.reload();
+    }
+  }
+
+  // An emote names its seat; put the player's name (as this page shows it) in front.
+  function emoteNames() {
+    document.querySelectorAll("#table-emote .emote-bubble").forEach(function (p) {
+      var who = document.querySelector(".seat[data-seat='" + p.dataset.seat + "'] .who");
+      var slot = p.querySelector(".emote-who");
+      if (who && slot && !slot.textContent) { slot.textContent = who.textContent + ":"; }
+    });
+  }
+
+  function afterFrame() { initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
 
   document.addEventListener("focusin", function (ev) {
     var root = live();
