@@ -82,8 +82,14 @@ async def run(stop_after: Callable[[], bool] = lambda: False) -> None:
             wait = MAX_SLEEP
         timeout = MAX_SLEEP if wait is None else min(wait, MAX_SLEEP)
         if layer is not None and channel is not None:
-            with contextlib.suppress(TimeoutError):
+            try:
                 await asyncio.wait_for(layer.receive(channel), timeout)
+            except TimeoutError:
+                pass  # nothing woke us: time to look at the deadlines again
+            except Exception:  # the layer failed (Redis away): poll until it is back
+                log.exception("the clock's wake-up channel failed")
+                joined = 0.0
+                await asyncio.sleep(timeout)
         else:
             await asyncio.sleep(timeout)
 

@@ -45,7 +45,7 @@ LOBBY_GROUP = "tables-lobby"
 CLOCK_GROUP = "tables-clock"
 EMOTES = ("hello", "well_played", "oops", "thanks", "wow", "good_game")
 CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
-MOVE_SECONDS = (5, 600)  # the per-move timer a table may choose, in seconds
+MOVE_SECONDS_MAX = 600  # the per-move timer a table may choose, in seconds, up to this
 
 
 def group_name(table_id: int) -> str:
@@ -540,11 +540,12 @@ def create_table(
     elif (
         isinstance(move_seconds, bool)
         or not isinstance(move_seconds, int)
-        or not MOVE_SECONDS[0] <= move_seconds <= MOVE_SECONDS[1]
+        or not _setting("TABLES_MIN_MOVE_SECONDS", 5) <= move_seconds <= MOVE_SECONDS_MAX
     ):
+        low = _setting("TABLES_MIN_MOVE_SECONDS", 5)
         raise TableError(
             "bad_request",
-            f"move_seconds must be {MOVE_SECONDS[0]} to {MOVE_SECONDS[1]}, or null (private)",
+            f"move_seconds must be {low} to {MOVE_SECONDS_MAX}, or null (private tables)",
         )
     if not owner.is_user and (not owner.guest_key or len(bot_seats) != gspec.seats - 1):
         raise TableError("needs_account", "sign in to play with people; guests play bots")

@@ -113,7 +113,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout by default, which breaks the
+            # layer's blocking receive (BZPOPMIN) on every idle socket: no timeout here
+            # (django/channels_redis#422).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         }
     }
 else:
@@ -199,6 +202,14 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Live tables (game.services): a bot's human-like pause before it moves, "min,max" seconds,
+# and the grace period after a disconnect before the bot plays the seat. The calling
+# timers of CP-SS-4 (20 s, 10 s in a first game) are rules, not settings.
+TABLES_BOT_PAUSE = tuple(
+    float(x) for x in os.environ.get("TABLES_BOT_PAUSE", "0.6,1.2").split(",", 1)
+)
+TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
 
 # Email: printed to the console unless EMAIL_HOST is set (then SMTP).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

@@ -1,0 +1,218 @@
+"""Live-table tests run through the whole ASGI application (``baithak.asgi.application``)
+with Channels' WebsocketCommunicator and the in-memory channel layer.
+
+Async bodies run under ``asgiref``'s ``async_to_sync`` (no pytest-asyncio needed): the
+database work the consumers hand to ``database_sync_to_async`` then runs in the test's
+own thread, against pytest-django's test database.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.cache import cache
+from django.test import Client
+
+from game import clock, services, state
+from game.engine import fair
+from game.models import Action, Table
+
+ORIGIN = (b"origin", b"http://testserver")
+CARD = re.compile(r"(?<![A-Za-z0-9])[AKQJT98765432][SHDC](?![A-Za-z0-9])")
+
+
+@pytest.fixture(autouse=True)
+def _tables_env(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.TABLES_BOT_PAUSE = (0.0, 0.0)
+    settings.TABLES_MIN_MOVE_SECONDS = 1
+    # Random play must never race a calling timer; tests of the timers set their own.
+    settings.TABLES_CALL_SECONDS = 3600
+    settings.TABLES_FIRST_CALL_SECONDS = 3600
+    monkeypatch.setenv("TABLES_CLOCK", "on")
+    channel_layers.backends.clear()  # a fresh in-memory layer for each test's event loop
+    state.clear_cache()
+    cache.clear()
+    yield
+    channel_layers.backends.clear()
+    state.clear_cache()
+    cache.clear()
+
+
+def run(body: Callable[[], Awaitable[Any]]) -> Any:
+    """Run an async test body to the end, then stop the clock it may have started."""
+
+    async def wrapped() -> Any:
+        try:
+            return await body()
+        finally:
+            await clock.stop()
+
+    return async_to_sync(wrapped)()
+
+
+@pytest.fixture
+def users(transactional_db: Any) -> list[Any]:
+    User = get_user_model()
+    return [User.objects.create_user(f"player{i}", password="pw") for i in range(4)]
+
+
+def owner(user: Any) -> services.Owner:
+    return services.Owner(user=user, guest_key=None)
+
+
+def session_cookie(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def guest_session() -> tuple[str, bytes]:
+    """A guest's session holding a guest key, as ``owner_from_request`` makes one."""
+    store = SessionStore()
+    key = "guest-" + "k" * 20
+    store["guest_key"] = key
+    store.create()
+    return key, f"sessionid={store.session_key}".encode()
+
+
+def socket(table_id: int, cookie: bytes | None = None, fmt: str = "json", extra: str = "") -> Any:
+    from baithak.asgi import application
+
+    headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    path = f"/ws/tables/{table_id}/?format={fmt}{extra}"
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def frames(comm: Any, quiet: float = 0.15) -> list[Any]:
+    """Every frame that arrives until the socket has been quiet for ``quiet`` seconds."""
+    out = []
+    while not await comm.receive_nothing(timeout=quiet):
+        text = await comm.receive_from()
+        out.append(json.loads(text) if text.lstrip().startswith("{") else text)
+    return out
+
+
+async def settle(comm: Any, timeout: float = 10) -> list[dict[str, Any]]:
+    """Frames until one shows every human seat connected (the connect notices are over)."""
+    out = []
+    while True:
+        frame = await comm.receive_json_from(timeout=timeout)
+        out.append(frame)
+        if frame.get("type") == "state" and all(s["connected"] for s in frame["seats"]):
+            return out
+
+
+async def until_version(comm: Any, version: int, timeout: float = 10) -> list[dict[str, Any]]:
+    """Frames up to and including the first state frame at ``version`` or later."""
+    out = []
+    while True:
+        frame = await comm.receive_json_from(timeout=timeout)
+        out.append(frame)
+        if frame.get("type") == "state" and frame["version"] >= version:
+            return out
+
+
+def four_player_table(users: list[Any], **kwargs: Any) -> Table:
+    kwargs.setdefault("move_seconds", 600)
+    table = services.create_table(owner=owner(users[0]), **kwargs)
+    for n in (1, 2, 3):
+        services.take_seat(
+            table_id=table.pk, owner=owner(users[n]), seat=n, invite=table.invite
+        )
+    services.start_table(table_id=table.pk, owner=owner(users[0]))
+    table.refresh_from_db()
+    return table
+
+
+# ---------------------------------------------------------------------------- secrecy
+def cards_in(obj: Any) -> set[str]:
+    """Every card code anywhere in ``obj`` (values, inside action strings). Hukum bids
+    ("7H": seven tricks, hearts) look like cards and are left out."""
+    found: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k not in ("bids", "contract"):
+                    walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str) and not x.startswith("bid:"):
+            found.update(CARD.findall(x))
+
+    walk(obj)
+    return found
+
+
+def strings_in(obj: Any) -> set[str]:
+    return set(re.findall(r"[0-9a-f]{64}", json.dumps(obj)))
+
+
+class Reference:
+    """The test's own replay of a table's log, to say what each frame may contain."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = Table.objects.get(pk=table.pk)
+        self.states = [state.initial(self.table)]
+
+    def at(self, version: int) -> Any:
+        while len(self.states) <= version:
+            row = Action.objects.get(table=self.table, number=len(self.states))
+            self.states.append(self.states[-1].apply(row.action, row.seat))
+        return self.states[version]
+
+    def secret_cards(self, version: int, seat: int | None) -> set[str]:
+        """Cards ``seat`` must not be shown at ``version``: what others still hold, its
+        own cards not yet received (first five while calling), a blind or hidden card
+        it may not know; minus whatever a spectator may see."""
+        match = self.at(version)
+        hand = match.hand
+        played = {a.split(":")[1] for _s, a in hand.history if a.startswith("play:")}
+        secret: set[str] = set()
+        for s in range(4):
+            dealt = set(hand.deal[s])
+            if s == seat:
+                own = set(hand.view(s)["hand"])
+                hidden = hand.view(s).get("hidden") or {}
+                if hidden.get("card"):
+                    own.add(hidden["card"])
+                secret |= dealt - own - played
+            else:
+                secret |= dealt - played
+        return secret - cards_in(match.view(None))
+
+    def unrevealed_seeds(self, version: int) -> set[str]:
+        done = len(self.at(version).hands)
+        chain = fair.chain(self.table.seed_top, self.table.chain_length)
+        return {self.table.seed_top, *chain[done:]}
+
+    def check_frame(self, frame: dict[str, Any], seat: int | None) -> None:
+        """The frame is exactly the engine's view for its seat, and leaks nothing."""
+        assert frame["type"] == "state"
+        assert frame["seat"] == seat
+        version = frame["version"]
+        match = self.at(version)
+        assert frame["view"] == match.view(seat)
+        assert frame["to_move"] == match.to_move
+        expected_legal = match.legal_actions() if seat is not None and seat == match.to_move else []
+        assert frame["legal"] == expected_legal
+        assert not cards_in(frame) & self.secret_cards(version, seat)
+        rest = {k: v for k, v in frame.items() if k not in ("view", "legal")}
+        assert not cards_in(rest), "cards outside the view"
+        assert not strings_in(frame) & self.unrevealed_seeds(version)
+
+
+def pick(frame: dict[str, Any], rng: random.Random) -> str:
+    return rng.choice(frame["legal"])

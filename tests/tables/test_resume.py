@@ -1,0 +1,226 @@
+"""Reconnects, a fresh process, the clock (timers fire exactly once), the grace period,
+"Play now" for a guest against bots, and the HTML path of the socket."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from game import services, state
+from game.models import Action, Seat, Table
+from tests.tables.conftest import (
+    Reference,
+    four_player_table,
+    frames,
+    guest_session,
+    owner,
+    pick,
+    run,
+    session_cookie,
+    settle,
+    socket,
+    until_version,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _play_some(table: Table, users: list[Any], n: int, rng: random.Random) -> None:
+    for _ in range(n):
+        table.refresh_from_db()
+        match = state.load(table)
+        services.apply_action(
+            table_id=table.pk, owner=owner(users[match.to_move]),
+            action=rng.choice(match.legal_actions()), expected_version=table.version,
+        )
+
+
+def test_a_reconnect_resumes_exactly(users: list[Any]) -> None:
+    table = four_player_table(users)
+    _play_some(table, users, 9, random.Random(1))
+    ref = Reference(table)
+    cookie = session_cookie(users[2])
+
+    async def body() -> None:
+        first = socket(table.pk, cookie)
+        assert (await first.connect())[0]
+        before = (await frames(first))[-1]
+        await first.disconnect()
+        again = socket(table.pk, cookie)
+        assert (await again.connect())[0]
+        after = (await frames(again))[-1]
+        await again.disconnect()
+        assert after["version"] == before["version"] == 9
+        assert after["view"] == before["view"] and after["legal"] == before["legal"]
+        await database_sync_to_async(ref.check_frame)(after, 2)
+
+    run(body)
+
+
+def test_a_fresh_process_resumes_the_hand_from_the_log(users: list[Any]) -> None:
+    table = four_player_table(users, variant="hidden")
+    rng = random.Random(3)
+    _play_some(table, users, 12, rng)
+    table.refresh_from_db()
+    cached_view = state.load(table).view(0)
+    state.clear_cache()  # what a new server process starts with
+    assert state.load(table).view(0) == cached_view
+    state.clear_cache()
+    ref = Reference(table)
+    cookies = [session_cookie(u) for u in users]
+
+    async def body() -> None:
+        socks = [socket(table.pk, c) for c in cookies]
+        for comm in socks:
+            assert (await comm.connect())[0]
+        latest = [(await settle(comm))[-1] for comm in socks]
+        for seat, frame in enumerate(latest):
+            await database_sync_to_async(ref.check_frame)(frame, seat)
+        while not latest[0]["view"]["match"]["hands_played"]:
+            version = latest[0]["version"]
+            mover = latest[0]["to_move"]
+            await socks[mover].send_json_to(
+                {"type": "action", "action": pick(latest[mover], rng), "version": version}
+            )
+            for seat, comm in enumerate(socks):
+                latest[seat] = (await until_version(comm, version + 1))[-1]
+                await database_sync_to_async(ref.check_frame)(latest[seat], seat)
+        for comm in socks:
+            await comm.disconnect()
+
+    run(body)
+    assert list(Action.objects.filter(table=table).values_list("number", flat=True)) == list(
+        range(1, table.actions.count() + 1)
+    )
+
+
+def test_a_short_move_timer_fires_exactly_once(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
+    table = four_player_table(users, move_seconds=1)
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
+    mover = state.load(table).to_move
+    assert not services.fire(table.pk, 0, Table.MOVE)  # not due yet
+    time.sleep(1.05)
+    assert not services.fire(table.pk, 0, Table.BOT)  # not the pending kind
+    assert services.fire(table.pk, 0, Table.MOVE)
+    assert not services.fire(table.pk, 0, Table.MOVE)  # the second firing does nothing
+    assert services.fire_due() is not None  # the next move's timer is pending, not due
+    table.refresh_from_db()
+    assert table.version == 1
+    [row] = Action.objects.filter(table=table)
+    assert (row.seat, row.source) == (mover, Action.CLOCK)
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 1)
+
+
+def test_cp_ss_4_the_calling_timer_applies_the_engines_timeout(
+    users: list[Any], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    settings.TABLES_FIRST_CALL_SECONDS = 0  # every player here is in their first game
+    table = four_player_table(users, variant="single_sar")
+    assert table.deadline_kind == Table.CALL
+    assert services.fire_due() is not None
+    assert not services.fire(table.pk, 0, Table.CALL)
+    row = Action.objects.get(table=table, number=1)
+    assert (row.action, row.source) == ("timeout", Action.CLOCK)
+
+
+def test_a_disconnected_seat_is_played_by_the_bot_after_the_grace_period(
+    users: list[Any], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    settings.TABLES_GRACE_SECONDS = 0
+    table = four_player_table(users)
+    mover = state.load(table).to_move
+    services.seat_connected(table_id=table.pk, seat=mover)
+    table.refresh_from_db()
+    assert table.deadline_kind == Table.MOVE
+    services.seat_disconnected(table_id=table.pk, seat=mover)
+    table.refresh_from_db()
+    assert table.deadline_kind == Table.GRACE
+    assert services.fire(table.pk, 0, Table.GRACE)
+    assert not services.fire(table.pk, 0, Table.GRACE)
+    assert Seat.objects.get(table=table, number=mover).away
+    table.refresh_from_db()
+    assert table.deadline_kind == Table.BOT and table.version == 0
+    assert services.fire(table.pk, 0, Table.BOT)
+    assert Action.objects.get(table=table, number=1).source == Action.BOT
+    # The owner comes back: the bot stops playing for them.
+    services.seat_connected(table_id=table.pk, seat=mover)
+    seat = Seat.objects.get(table=table, number=mover)
+    assert not seat.away and seat.connections == 1
+
+
+def test_play_now_a_guest_plays_a_whole_rung_hand_against_bots(transactional_db: Any) -> None:
+    key, cookie = guest_session()
+    table = services.play_now(owner=services.Owner(user=None, guest_key=key))
+    assert table.status == Table.PLAYING and not table.rated
+    assert [s.bot for s in table.seats.order_by("number")] == [False, True, True, True]
+    ref = Reference(table)
+    rng = random.Random(5)
+
+    async def body() -> dict[str, Any]:
+        comm = socket(table.pk, cookie)
+        assert (await comm.connect())[0]
+        while True:
+            frame = await comm.receive_json_from(timeout=20)
+            if frame["type"] != "state":
+                continue
+            await database_sync_to_async(ref.check_frame)(frame, 0)
+            if frame["view"]["match"]["hands_played"]:
+                await comm.disconnect()
+                return frame
+            if frame["legal"]:
+                await comm.send_json_to(
+                    {"type": "action", "action": pick(frame, rng), "version": frame["version"]}
+                )
+
+    final = run(body)
+    sources = set(Action.objects.filter(table=table).values_list("source", flat=True))
+    assert sources == {Action.PLAYER, Action.BOT}
+    assert final["view"]["fairness"]["server_seeds"]
+
+
+def test_the_html_path_renders_the_seat_and_takes_versions_as_strings(
+    users: list[Any],
+) -> None:
+    table = four_player_table(users)
+    mover = state.load(table).to_move
+    cookie = session_cookie(users[mover])
+    legal = state.load(table).legal_actions()[0]
+
+    async def body() -> None:
+        comm = socket(table.pk, cookie, fmt="html", extra="&lang=ur")
+        assert (await comm.connect())[0]
+        html = (await frames(comm))[-1]
+        assert 'id="table-live"' in html and 'hx-swap-oob="true"' in html
+        assert "آپ کی باری" in html and f'value="{legal}"' in html
+        await comm.send_json_to({"type": "action", "action": "play:ZZ", "version": "0",
+                                 "HEADERS": {"HX-Request": "true"}})
+        error = await comm.receive_from(timeout=5)
+        assert 'id="table-error"' in error and 'data-code="illegal"' in error
+        await comm.send_json_to({"type": "action", "action": legal, "version": "0"})
+        after = await comm.receive_from(timeout=5)
+        assert 'data-version="1"' in after
+        await comm.disconnect()
+
+    run(body)
+
+
+def test_a_table_without_spectators_refuses_them(users: list[Any]) -> None:
+    table = four_player_table(users, spectators=False)
+
+    async def body() -> None:
+        comm = socket(table.pk)
+        assert (await comm.connect())[0]
+        error = await comm.receive_json_from(timeout=5)
+        assert error["type"] == "error" and error["code"] == "forbidden"
+        assert (await comm.receive_output(timeout=5))["type"] == "websocket.close"
+
+    run(body)
