@@ -55,10 +55,12 @@
   function restoreFocus() {
     if (!hadFocus) { return; }
     var root = live();
-    if (!root || root.contains(document.activeElement)) { return; }
+    var active = document.activeElement;
+    if (!root || (active !== root && root.contains(active))) { return; }
     var target = root.querySelector(".hand-cards button.card[tabindex='0']") ||
       root.querySelector(".choices button") || root;
     if (target === root) { root.tabIndex = -1; }
+    if (target === active) { return; }
     target.focus({ preventScroll: true });
   }
 
