@@ -325,6 +325,8 @@ def _summary(
         "commitment": fairness.get("commitment"),
         "seed": seed,
         "table_id": table_id,
+        # Relative to the table page (/<lang>/play/<id>/), where every frame is shown.
+        "replay_url": f"replay/{number}/" if table_id else "",
     }
 
 
@@ -462,6 +464,11 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         summary = _summary(seats, last_hand, fairness, table.get("id"), hands_played)
     elif phase == "over":
         summary = _summary(seats, view, fairness, table.get("id"), hands_played)
+    # The live frame has no finished hand in it: while the next hand is young, the page
+    # fetches the summary of the last one over HTTP (game.views.hand_summary).
+    summary_url = ""
+    if summary is None and hands_played and table.get("id") and not view.get("completed_tricks"):
+        summary_url = f"summary/{hands_played}/"
     match_over = None
     if match.get("is_over"):
         w = match.get("winner")
@@ -548,6 +555,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "deadline": _deadline(payload),
         "last_trick": last_trick,
         "summary": summary,
+        "summary_url": summary_url,
         "match_over": match_over,
         "emotes": [{"emote": e, "label": emote_word(e)} for e in payload.get("emotes") or EMOTES]
         if me is not None and full

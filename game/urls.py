@@ -15,4 +15,5 @@ urlpatterns = [
     path("<int:table_id>/leave/", views.leave, name="leave"),
     path("<int:table_id>/start/", views.start, name="start"),
     path("<int:table_id>/replay/<int:hand>/", views.replay, name="replay"),
+    path("<int:table_id>/summary/<int:hand>/", views.hand_summary, name="summary"),
 ]

@@ -288,6 +288,50 @@ def _chain_matches(seed: str, commitment: str, counter: int) -> bool:
     return s == commitment
 
 
+def _may_read(request: HttpRequest, table: Table, owner: services.Owner) -> bool:
+    invite = request.GET.get("invite") or ""
+    seat = services.seat_of(table, owner)
+    return (
+        not table.private
+        or seat is not None
+        or _is_host(table, owner)
+        or (bool(invite) and invite == table.invite)
+    )
+
+
+@require_GET
+def hand_summary(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+    """The result of a finished hand as a fragment, for the live table to show while the
+    next hand starts (the socket's frame only carries the hand being played)."""
+    table = get_object_or_404(Table, pk=table_id)
+    owner = services.owner_from_request(request)
+    if not _may_read(request, table, owner):
+        raise Http404("no such table")
+    try:
+        record = services.hand_record(table.pk, hand)
+    except services.TableError as error:
+        if error.code == "not_found":
+            raise Http404("that hand is not over") from None
+        return _error_page(request, error)
+    seat = services.seat_of(table, owner)
+    finished = cp.from_record(record["record"]).view(seat)
+    seats = table_render._Seats(
+        {"seat": seat, "seats": services.state_payload(table.pk, None)["seats"]}
+    )
+    summary = table_render._summary(
+        seats,
+        finished,
+        {"commitment": record["commitment"], "server_seeds": [record["server_seed"]]},
+        table.pk,
+        1,
+    )
+    if summary is None:
+        raise Http404("that hand is not over")
+    summary["number"] = hand
+    summary["replay_url"] = reverse("game:replay", args=[table.pk, hand])
+    return render(request, "game/partials/summary.html", {"summary": summary})
+
+
 @require_GET
 def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     """A finished hand trick by trick, all four hands face up (only once it is over)."""

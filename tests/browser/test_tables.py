@@ -159,6 +159,10 @@ def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
     assert moves >= 5
     text = " ".join(announced)
     assert "played the" in text and "trick." in text
+    # The live table shows the result of the hand that ended (fetched while the next starts).
+    page.wait_for_selector("#table-live .hand-summary", timeout=15_000)
+    live = page.locator("#table-live .hand-summary").inner_text()
+    assert "Hand 1 is over" in live and ("Winner" in live or "dealt again" in live)
     page.screenshot(path=str(artifacts_dir / "tables-after-hand-en-1280.png"), full_page=True)
     page.locator("#table-live nav.replays a").first.click()
     page.wait_for_selector(".hand-summary")

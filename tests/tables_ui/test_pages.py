@@ -220,6 +220,10 @@ def test_replay_of_a_finished_hand_shows_all_hands_and_the_fairness_check(
     page = client.get(response["Location"]).content.decode()
     assert 'href="replay/1/"' in page
     assert 'class="hand-summary"' in page  # the next hand has just begun: the summary shows
+    fragment = client.get(f"/en/play/{table.pk}/summary/1/").content.decode()
+    assert fragment.startswith('<section class="hand-summary"') and "Hand 1 is over" in fragment
+    assert f'href="/en/play/{table.pk}/replay/1/"' in fragment
+    assert client.get(f"/en/play/{table.pk}/summary/2/").status_code == 404
     html = client.get(f"/en/play/{table.pk}/replay/1/").content.decode()
     record = services.hand_record(table.pk, 1)
     hand = cp.from_record(record["record"])
@@ -253,4 +257,5 @@ def test_a_private_tables_replay_is_hidden_without_invite(client: Client, make_u
     table = Table.objects.get()
     _play_out_first_hand(table)
     assert Client().get(f"/en/play/{table.pk}/replay/1/").status_code == 404
+    assert Client().get(f"/en/play/{table.pk}/summary/1/").status_code == 404
     assert Client().get(f"/en/play/{table.pk}/").status_code == 404

@@ -321,3 +321,14 @@ def test_error_html_is_an_alert_in_each_language(code: str) -> None:
         assert html.startswith('<div id="table-error" hx-swap-oob="innerHTML">')
         assert 'role="alert"' in html
         assert ("the engine says no" in html) == (lang == "en")
+
+
+def test_a_young_next_hand_asks_the_page_for_the_last_hands_summary() -> None:
+    for m, _v in walk("rung", {}, "young"):
+        if m.hands:
+            break
+    p = payload(m, 0)
+    p.pop("last_hand", None)
+    html = table_frame_html(p, "en")
+    assert 'hx-get="summary/1/" hx-trigger="load"' in html
+    assert 'class="hand-summary"' not in html
