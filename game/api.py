@@ -93,16 +93,8 @@ def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
 
 
 _CREATE_FIELDS = {
-    "game",
-    "variant",
-    "options",
-    "private",
-    "bots",
-    "move_seconds",
-    "spectators",
-    "length",
-    "target",
-    "client_seed",
+    "game", "variant", "options", "private", "bots", "move_seconds", "spectators", "length",
+    "target", "client_seed",
 }
 
 
@@ -148,8 +140,7 @@ def seat(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
 def seed(request: HttpRequest, table_id: int) -> JsonResponse:
     body = _body(request)
     table = services.set_client_seed(
-        table_id=table_id,
-        owner=services.owner_from_request(request),
+        table_id=table_id, owner=services.owner_from_request(request),
         seed=body.get("client_seed"),  # type: ignore[arg-type]
     )
     return JsonResponse(_summary(table, request))

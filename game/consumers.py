@@ -34,7 +34,9 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     seat = services.seat_of(table, owner)
     invited = bool(invite) and hmac.compare_digest(invite, table.invite)
     is_host = bool(owner.is_user and table.host_id == owner.user.pk)
-    may_watch = seat is not None or (table.spectators and (not table.private or invited or is_host))
+    may_watch = seat is not None or (
+        table.spectators and (not table.private or invited or is_host)
+    )
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
@@ -130,9 +132,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             await database_sync_to_async(services.apply_action)(
-                table_id=self.table_id,
-                owner=self.owner,
-                action=action,
+                table_id=self.table_id, owner=self.owner, action=action,
                 expected_version=version,
             )
         except services.TableError as exc:
@@ -163,10 +163,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self, force: bool = False) -> None:
         try:
-            payload = await database_sync_to_async(services.state_payload)(self.table_id, self.seat)
+            seat, payload = await database_sync_to_async(services.socket_state)(
+                self.table_id, self.owner
+            )
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
             return
+        if seat != self.seat:
+            await self._move_to(seat)
         if not force and payload == self.last_sent:
             return  # several notices can arrive for one change: send it once
         self.last_sent = payload
@@ -175,9 +179,58 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             await self.send(text_data=render.table_frame_html(payload, lang=self.lang))
 
+    async def _move_to(self, seat: int | None) -> None:
+        """The owner took a seat or left one since this socket last looked."""
+        if self.marked and self.seat is not None:
+            self.marked = False
+            await database_sync_to_async(services.seat_disconnected)(
+                table_id=self.table_id, seat=self.seat
+            )
+        self.seat = seat
+        if seat is not None:
+            await database_sync_to_async(services.seat_connected)(
+                table_id=self.table_id, seat=seat
+            )
+            self.marked = True
+
     async def _error(self, code: str, message: str) -> None:
         if self.format == "json":
             frame = {"type": "error", "code": code, "message": message}
             await self.send(text_data=json.dumps(frame))
         else:
             await self.send(text_data=render.error_html(code, message, lang=self.lang))
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/?format=json|html&game=…``: the open tables, sent on connect and again
+    whenever one is created, filled, started or finished. Read-only: frames in are
+    ignored. HTML uses ``game.render.lobby_html(tables, lang=…)`` once the pages have it."""
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.format = "json" if query.get("format", ["html"])[0] == "json" else "html"
+        lang = query.get("lang", [settings.LANGUAGE_CODE])[0]
+        self.lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+        self.game = query.get("game", [""])[0] or None
+        self.last_sent: Any = None
+        clock.ensure_started()
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.lobby_changed({})
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        return  # the lobby is watched, not talked to
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        tables = await database_sync_to_async(services.list_open_tables)(self.game)
+        if tables == self.last_sent:
+            return
+        self.last_sent = tables
+        lobby_html = getattr(render, "lobby_html", None)
+        if self.format == "html" and lobby_html is not None:
+            await self.send(text_data=lobby_html(tables, lang=self.lang))
+        else:
+            await self.send(text_data=json.dumps({"type": "lobby", "tables": tables}))

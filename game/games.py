@@ -61,10 +61,7 @@ def _cp_build(
     chain: int,
 ) -> GameState:
     return cp.Match(
-        cp.Rules(variant, **options),
-        seed=top,
-        client_seeds=client_seeds,
-        target=target,
+        cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
         chain=chain,
     )
 

@@ -32,10 +32,7 @@ class Table(models.Model):
     private = models.BooleanField(default=False)
     invite = models.CharField(max_length=64, unique=True, default=new_invite)
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="hosted_tables",
     )
     host_guest = models.CharField(max_length=64, blank=True)  # a guest's "Play now" table
@@ -71,10 +68,7 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="table_seats",
     )
     guest_key = models.CharField(max_length=64, blank=True)  # a guest's session key
@@ -82,10 +76,7 @@ class Seat(models.Model):
     # A player who left a rated match mid-way: the bot finishes it, they are recorded as
     # having abandoned it (accounts.services.record_result).
     abandoned_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="abandoned_seats",
     )
     client_seed = models.CharField(max_length=64, blank=True)

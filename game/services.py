@@ -104,17 +104,9 @@ class TableError(Exception):
     not_found, needs_account), ``message`` says why in English."""
 
     STATUS: ClassVar[dict[str, int]] = {
-        "bad_request": 400,
-        "malformed": 400,
-        "forbidden": 403,
-        "needs_account": 403,
-        "not_seated": 403,
-        "not_found": 404,
-        "conflict": 409,
-        "not_your_turn": 409,
-        "illegal": 409,
-        "stale": 409,
-        "rate_limited": 429,
+        "bad_request": 400, "malformed": 400, "forbidden": 403, "needs_account": 403,
+        "not_seated": 403, "not_found": 404, "conflict": 409, "not_your_turn": 409,
+        "illegal": 409, "stale": 409, "rate_limited": 429,
     }
 
     def __init__(self, code: str, message: str) -> None:
@@ -139,9 +131,9 @@ def _seats(table: Table) -> list[Seat]:
 def _seat_matches(seat: Seat, owner: Owner) -> bool:
     if owner.is_user and seat.user_id is not None and seat.user_id == owner.user.pk:
         return True
-    return bool(
-        owner.guest_key and seat.guest_key and hmac.compare_digest(seat.guest_key, owner.guest_key)
-    )
+    return bool(owner.guest_key and seat.guest_key and hmac.compare_digest(
+        seat.guest_key, owner.guest_key
+    ))
 
 
 def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
@@ -179,7 +171,9 @@ def _seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
 def _iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace(
+        "+00:00", "Z"
+    )
 
 
 def table_info(table: Table) -> dict[str, Any]:
@@ -206,11 +200,28 @@ def table_info(table: Table) -> dict[str, Any]:
 
 def state_payload(table_id: int, seat: int | None) -> dict[str, Any]:
     """TABLE_PROTOCOL's ``state`` frame for ``seat`` (None: a spectator)."""
+    table, seats = _table_and_seats(table_id)
+    return _payload(table, seats, seat)
+
+
+def socket_state(table_id: int, owner: Owner) -> tuple[int | None, dict[str, Any]]:
+    """The seat ``owner`` holds now and its state frame, from one read of the seats: a
+    socket follows its owner into a seat they took, and out of one they left (a bot's
+    seat is never shown to its former owner)."""
+    table, seats = _table_and_seats(table_id)
+    seat = seat_of(seats, owner)
+    return seat, _payload(table, seats, seat)
+
+
+def _table_and_seats(table_id: int) -> tuple[Table, list[Seat]]:
     try:
         table = Table.objects.select_related("host").get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("not_found", f"no table {table_id}") from None
-    seats = _seats(table)
+    return table, _seats(table)
+
+
+def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "type": "state",
         "version": table.version,
@@ -301,9 +312,13 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     """Store the one pending deadline of the seat to move (nothing when none applies).
 
     Timers run from ``moved_at`` (when the current version was reached), so recomputing
-    after a (re)connect never gives a player more time."""
+    after a (re)connect never gives a player more time. While no person has a socket open
+    at the table, nothing runs: bots do not play on to an empty room, and the clock
+    starts when the first player arrives."""
     table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
     if table.status != Table.PLAYING or game_state.is_over:
+        return
+    if not any(s.connections > 0 for s in seats if not s.bot):
         return
     seat = seats[game_state.to_move]
     base = table.moved_at or now
@@ -322,7 +337,9 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
         elif table.move_seconds:
             timer = (base + timedelta(seconds=table.move_seconds), Table.MOVE)
         if seat.connections == 0 and seat.disconnected_at is not None:
-            grace = seat.disconnected_at + timedelta(seconds=_setting("TABLES_GRACE_SECONDS", 30))
+            grace = seat.disconnected_at + timedelta(
+                seconds=_setting("TABLES_GRACE_SECONDS", 30)
+            )
             if timer is None or grace < timer[0]:
                 timer = (grace, Table.GRACE)
         if timer is None:
@@ -373,7 +390,9 @@ def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
         return
     teams = [[players[n] for n in team] for team in game.teams]
     abandoned = [s.abandoned_by for s in seats if s.abandoned_by is not None]
-    record_result(game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned)
+    record_result(
+        game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned
+    )
 
 
 def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: int) -> int:
@@ -400,7 +419,9 @@ def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: 
         if game_state.to_move != seat:
             raise TableError("not_your_turn", "it is not your turn")
         game = spec(table.game)
-        if action not in game_state.legal_actions() and action == game.timeout_action(game_state):
+        if action not in game_state.legal_actions() and action == game.timeout_action(
+            game_state
+        ):
             # The engine accepts `timeout` from the table; a player may never send it.
             raise TableError("illegal", "timeout is applied by the table, not sent by a player")
         if seats[seat].away:
@@ -456,7 +477,9 @@ def fire_due(limit: int = 100) -> float | None:
     """Fire every deadline that is due; return the seconds until the next one (None: none)."""
     now = timezone.now()
     due = list(
-        Table.objects.filter(status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=now)
+        Table.objects.filter(
+            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=now
+        )
         .order_by("deadline_at")
         .values_list("pk", "deadline_version", "deadline_kind")[:limit]
     )
@@ -502,7 +525,9 @@ def _check_settings(
 
 def _check_client_seed(seed: Any) -> str:
     if not isinstance(seed, str) or not CLIENT_SEED.fullmatch(seed):
-        raise TableError("bad_request", "a client seed is 1 to 64 letters, digits, '-' or '_'")
+        raise TableError(
+            "bad_request", "a client seed is 1 to 64 letters, digits, '-' or '_'"
+        )
     return seed
 
 
@@ -533,7 +558,9 @@ def create_table(
         raise TableError("bad_request", "bots must be a list of seat numbers")
     bot_seats = set(bots)
     if len(bot_seats) != len(bots) or not bot_seats <= set(range(1, gspec.seats)):
-        raise TableError("bad_request", f"bots must be distinct seats from 1 to {gspec.seats - 1}")
+        raise TableError(
+            "bad_request", f"bots must be distinct seats from 1 to {gspec.seats - 1}"
+        )
     if move_seconds is None:
         if not private:
             raise TableError("bad_request", "only a private table may play without a timer")
@@ -567,7 +594,9 @@ def create_table(
             # The first seed's hash: published now, before anyone's client seed is fixed.
             commitment=fair.commitment(fair.chain(top, gspec.chain_length)[0]),
         )
-        seats = [Seat(table=table, number=n, bot=n in bot_seats) for n in range(gspec.seats)]
+        seats = [
+            Seat(table=table, number=n, bot=n in bot_seats) for n in range(gspec.seats)
+        ]
         if owner.is_user:
             seats[0].user = owner.user
         else:
@@ -587,13 +616,8 @@ def play_now(*, owner: Owner, game: str = "courtpiece", variant: str = "rung") -
     if gspec is None:
         raise TableError("bad_request", f"unknown game {game!r}")
     return create_table(
-        owner=owner,
-        game=game,
-        variant=variant,
-        private=True,
-        bots=list(range(1, gspec.seats)),
-        move_seconds=None,
-        spectators=False,
+        owner=owner, game=game, variant=variant, private=True,
+        bots=list(range(1, gspec.seats)), move_seconds=None, spectators=False,
     )
 
 
@@ -637,10 +661,8 @@ def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = No
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
             raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
         is_host = table.host_id is not None and table.host_id == owner.user.pk
-        if (
-            table.private
-            and not is_host
-            and not (isinstance(invite, str) and hmac.compare_digest(invite, table.invite))
+        if table.private and not is_host and not (
+            isinstance(invite, str) and hmac.compare_digest(invite, table.invite)
         ):
             raise TableError("forbidden", "this table is private: you need its invite link")
         if table.status != Table.WAITING:
@@ -715,8 +737,7 @@ def start_table(*, table_id: int, owner: Owner) -> Table:
     with transaction.atomic():
         table = _locked(table_id)
         is_host = (owner.is_user and table.host_id == owner.user.pk) or bool(
-            owner.guest_key
-            and table.host_guest
+            owner.guest_key and table.host_guest
             and hmac.compare_digest(owner.guest_key, table.host_guest)
         )
         if not is_host:

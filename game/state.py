@@ -23,12 +23,8 @@ _MAX_CACHED = 5000  # a bound, so a long-running process never grows without lim
 def initial(table: Table) -> Any:
     """The state before any action: the table's game built from its stored fields."""
     return spec(table.game).build(
-        table.variant,
-        dict(table.options),
-        table.target,
-        table.seed_top,
-        list(table.client_seeds),
-        table.chain_length,
+        table.variant, dict(table.options), table.target, table.seed_top,
+        list(table.client_seeds), table.chain_length,
     )
 
 
@@ -39,7 +35,9 @@ def replay(state: Any, actions: list[tuple[int, str]]) -> Any:
 
 
 def _actions(table: Table, after: int, upto: int) -> list[tuple[int, str]]:
-    rows = Action.objects.filter(table=table, number__gt=after, number__lte=upto).order_by("number")
+    rows = Action.objects.filter(table=table, number__gt=after, number__lte=upto).order_by(
+        "number"
+    )
     pairs = list(rows.values_list("number", "seat", "action"))
     if [n for n, _s, _a in pairs] != list(range(after + 1, upto + 1)):
         raise RuntimeError(f"the action log of table {table.pk} has a gap before {upto}")

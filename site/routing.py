@@ -2,8 +2,9 @@
 
 from django.urls import URLPattern, path
 
-from game.consumers import TableConsumer
+from game.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -92,7 +92,9 @@ def verify_chain(committed: str, revealed: Sequence[str]) -> bool:
     return True
 
 
-def _stream(server_seed: str, client_seeds: Sequence[str], n: int, purpose: str) -> Iterator[int]:
+def _stream(
+    server_seed: str, client_seeds: Sequence[str], n: int, purpose: str
+) -> Iterator[int]:
     key = server_seed.encode()
     msg = f"{purpose}:{n}:" + ":".join(client_seeds)
     counter = 0

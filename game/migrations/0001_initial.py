@@ -8,6 +8,7 @@ import game.models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
@@ -16,171 +17,83 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name="Table",
+            name='Table',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("game", models.CharField(max_length=20)),
-                ("variant", models.CharField(blank=True, max_length=20)),
-                ("options", models.JSONField(blank=True, default=dict)),
-                ("target", models.PositiveIntegerField(blank=True, null=True)),
-                ("private", models.BooleanField(default=False)),
-                (
-                    "invite",
-                    models.CharField(default=game.models.new_invite, max_length=64, unique=True),
-                ),
-                ("host_guest", models.CharField(blank=True, max_length=64)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("waiting", "waiting"), ("playing", "playing"), ("over", "over")],
-                        default="waiting",
-                        max_length=8,
-                    ),
-                ),
-                ("move_seconds", models.PositiveIntegerField(blank=True, null=True)),
-                ("spectators", models.BooleanField(default=True)),
-                ("rated", models.BooleanField(default=False)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("started_at", models.DateTimeField(blank=True, null=True)),
-                ("finished_at", models.DateTimeField(blank=True, null=True)),
-                ("version", models.PositiveIntegerField(default=0)),
-                ("moved_at", models.DateTimeField(blank=True, null=True)),
-                ("seed_top", models.CharField(max_length=64)),
-                ("commitment", models.CharField(max_length=64)),
-                ("chain_length", models.PositiveIntegerField()),
-                ("client_seeds", models.JSONField(blank=True, default=list)),
-                ("deadline_at", models.DateTimeField(blank=True, db_index=True, null=True)),
-                (
-                    "deadline_kind",
-                    models.CharField(
-                        blank=True,
-                        choices=[
-                            ("call", "call"),
-                            ("move", "move"),
-                            ("bot", "bot"),
-                            ("grace", "grace"),
-                        ],
-                        max_length=8,
-                    ),
-                ),
-                ("deadline_version", models.PositiveIntegerField(blank=True, null=True)),
-                (
-                    "host",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="hosted_tables",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('game', models.CharField(max_length=20)),
+                ('variant', models.CharField(blank=True, max_length=20)),
+                ('options', models.JSONField(blank=True, default=dict)),
+                ('target', models.PositiveIntegerField(blank=True, null=True)),
+                ('private', models.BooleanField(default=False)),
+                ('invite', models.CharField(default=game.models.new_invite, max_length=64, unique=True)),
+                ('host_guest', models.CharField(blank=True, max_length=64)),
+                ('status', models.CharField(choices=[('waiting', 'waiting'), ('playing', 'playing'), ('over', 'over')], default='waiting', max_length=8)),
+                ('move_seconds', models.PositiveIntegerField(blank=True, null=True)),
+                ('spectators', models.BooleanField(default=True)),
+                ('rated', models.BooleanField(default=False)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('started_at', models.DateTimeField(blank=True, null=True)),
+                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                ('version', models.PositiveIntegerField(default=0)),
+                ('moved_at', models.DateTimeField(blank=True, null=True)),
+                ('seed_top', models.CharField(max_length=64)),
+                ('commitment', models.CharField(max_length=64)),
+                ('chain_length', models.PositiveIntegerField()),
+                ('client_seeds', models.JSONField(blank=True, default=list)),
+                ('deadline_at', models.DateTimeField(blank=True, db_index=True, null=True)),
+                ('deadline_kind', models.CharField(blank=True, choices=[('call', 'call'), ('move', 'move'), ('bot', 'bot'), ('grace', 'grace')], max_length=8)),
+                ('deadline_version', models.PositiveIntegerField(blank=True, null=True)),
+                ('host', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='hosted_tables', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                "ordering": ("-created_at",),
+                'ordering': ('-created_at',),
             },
         ),
         migrations.CreateModel(
-            name="Seat",
+            name='Seat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("number", models.PositiveSmallIntegerField()),
-                ("guest_key", models.CharField(blank=True, max_length=64)),
-                ("bot", models.BooleanField(default=False)),
-                ("client_seed", models.CharField(blank=True, max_length=64)),
-                ("first_game", models.BooleanField(default=False)),
-                ("connections", models.PositiveIntegerField(default=0)),
-                ("disconnected_at", models.DateTimeField(blank=True, null=True)),
-                ("away", models.BooleanField(default=False)),
-                (
-                    "abandoned_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="abandoned_seats",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "user",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="table_seats",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="seats",
-                        to="game.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveSmallIntegerField()),
+                ('guest_key', models.CharField(blank=True, max_length=64)),
+                ('bot', models.BooleanField(default=False)),
+                ('client_seed', models.CharField(blank=True, max_length=64)),
+                ('first_game', models.BooleanField(default=False)),
+                ('connections', models.PositiveIntegerField(default=0)),
+                ('disconnected_at', models.DateTimeField(blank=True, null=True)),
+                ('away', models.BooleanField(default=False)),
+                ('abandoned_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='abandoned_seats', to=settings.AUTH_USER_MODEL)),
+                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='table_seats', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='game.table')),
             ],
             options={
-                "ordering": ("table_id", "number"),
+                'ordering': ('table_id', 'number'),
             },
         ),
         migrations.CreateModel(
-            name="Action",
+            name='Action',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("number", models.PositiveIntegerField()),
-                ("seat", models.PositiveSmallIntegerField()),
-                ("action", models.CharField(max_length=64)),
-                (
-                    "source",
-                    models.CharField(
-                        choices=[("player", "player"), ("bot", "bot"), ("clock", "clock")],
-                        max_length=8,
-                    ),
-                ),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="actions",
-                        to="game.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveIntegerField()),
+                ('seat', models.PositiveSmallIntegerField()),
+                ('action', models.CharField(max_length=64)),
+                ('source', models.CharField(choices=[('player', 'player'), ('bot', 'bot'), ('clock', 'clock')], max_length=8)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='game.table')),
             ],
             options={
-                "ordering": ("table_id", "number"),
+                'ordering': ('table_id', 'number'),
             },
         ),
         migrations.AddIndex(
-            model_name="table",
-            index=models.Index(fields=["status", "private"], name="table_lobby"),
+            model_name='table',
+            index=models.Index(fields=['status', 'private'], name='table_lobby'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                fields=("table", "number"), name="one_seat_per_number"
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(fields=('table', 'number'), name='one_seat_per_number'),
         ),
         migrations.AddConstraint(
-            model_name="action",
-            constraint=models.UniqueConstraint(
-                fields=("table", "number"), name="one_action_per_number"
-            ),
+            model_name='action',
+            constraint=models.UniqueConstraint(fields=('table', 'number'), name='one_action_per_number'),
         ),
     ]

@@ -147,6 +147,7 @@ def test_anonymous_may_read_and_play_bots_but_not_sit_with_people(users: list[An
 
 def test_the_record_of_a_finished_hand_recomputes_its_deal(users: list[Any]) -> None:
     table = services.create_table(owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar")
+    services.seat_connected(table_id=table.pk, seat=0)  # the clock runs only with someone there
     client, _token = _client()
     url = f"/api/tables/{table.pk}/record"
     assert client.get(url + "?hand=1").status_code == 404  # not over yet
@@ -195,6 +196,7 @@ def test_ratings_a_player_who_leaves_a_rated_match_is_recorded_as_abandoning(
 
     table = four_player_table(users, variant="be_ranga", target=1)
     assert table.rated
+    services.seat_connected(table_id=table.pk, seat=0)
     services.leave_seat(table_id=table.pk, owner=owner(users[1]))
     seat = Seat.objects.get(table=table, number=1)
     assert seat.bot and seat.abandoned_by == users[1] and seat.user is None

@@ -103,8 +103,11 @@ def test_a_short_move_timer_fires_exactly_once(
 ) -> None:
     monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
     table = four_player_table(users, move_seconds=1)
-    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
+    assert table.deadline_at is None  # nobody is at the table yet: no clock runs
     mover = state.load(table).to_move
+    services.seat_connected(table_id=table.pk, seat=(mover + 1) % 4)
+    table.refresh_from_db()
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
     assert not services.fire(table.pk, 0, Table.MOVE)  # not due yet
     time.sleep(1.05)
     assert not services.fire(table.pk, 0, Table.BOT)  # not the pending kind
@@ -124,6 +127,8 @@ def test_cp_ss_4_the_calling_timer_applies_the_engines_timeout(
     monkeypatch.setenv("TABLES_CLOCK", "off")
     settings.TABLES_FIRST_CALL_SECONDS = 0  # every player here is in their first game
     table = four_player_table(users, variant="single_sar")
+    services.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
     assert table.deadline_kind == Table.CALL
     assert services.fire_due() is not None
     assert not services.fire(table.pk, 0, Table.CALL)
@@ -138,6 +143,7 @@ def test_a_disconnected_seat_is_played_by_the_bot_after_the_grace_period(
     settings.TABLES_GRACE_SECONDS = 0
     table = four_player_table(users)
     mover = state.load(table).to_move
+    services.seat_connected(table_id=table.pk, seat=(mover + 2) % 4)  # someone stays
     services.seat_connected(table_id=table.pk, seat=mover)
     table.refresh_from_db()
     assert table.deadline_kind == Table.MOVE
@@ -224,3 +230,75 @@ def test_a_table_without_spectators_refuses_them(users: list[Any]) -> None:
         assert (await comm.receive_output(timeout=5))["type"] == "websocket.close"
 
     run(body)
+
+
+def test_a_socket_follows_its_owner_into_a_seat_and_out_of_it(users: list[Any]) -> None:
+    table = services.create_table(owner=owner(users[0]), bots=[2, 3])
+    cookie = session_cookie(users[1])
+
+    async def body() -> None:
+        comm = socket(table.pk, cookie)
+        assert (await comm.connect())[0]
+        assert (await frames(comm))[-1]["seat"] is None  # watching
+        await database_sync_to_async(services.take_seat)(
+            table_id=table.pk, owner=owner(users[1]), seat=1
+        )
+        assert (await frames(comm))[-1]["seat"] == 1
+        await database_sync_to_async(services.start_table)(
+            table_id=table.pk, owner=owner(users[0])
+        )
+        seated = [f for f in await frames(comm) if f["type"] == "state"][-1]
+        assert seated["seat"] == 1 and seated["view"]["hand"]["hand"]
+        await database_sync_to_async(services.leave_seat)(
+            table_id=table.pk, owner=owner(users[1])
+        )
+        # The bot now holds seat 1: its former owner sees what a spectator sees.
+        after = [f for f in await frames(comm) if f["type"] == "state"]
+        assert after and all(f["seat"] is None for f in after[-1:])
+        assert after[-1]["view"]["hand"]["hand"] == []
+        await comm.disconnect()
+
+    run(body)
+    seat = Seat.objects.get(table=table, number=1)
+    assert seat.bot and seat.connections == 0
+
+
+def test_the_lobby_socket_lists_open_tables_and_updates_live(users: list[Any]) -> None:
+    from baithak.asgi import application
+    from channels.testing import WebsocketCommunicator
+
+    from tests.tables.conftest import ORIGIN
+
+    services.create_table(owner=owner(users[0]), private=True, move_seconds=None)
+
+    async def body() -> None:
+        comm = WebsocketCommunicator(application, "/ws/lobby/?format=json", headers=[ORIGIN])
+        assert (await comm.connect())[0]
+        first = await comm.receive_json_from(timeout=5)
+        assert first == {"type": "lobby", "tables": []}  # private tables are not listed
+        table = await database_sync_to_async(services.create_table)(
+            owner=owner(users[1]), variant="hukum"
+        )
+        listed = (await comm.receive_json_from(timeout=5))["tables"]
+        assert [t["id"] for t in listed] == [table.pk]
+        assert listed[0]["variant"] == "hukum" and listed[0]["seats"][0]["player"] == "player1"
+        assert "seed_top" not in listed[0] and "invite" not in listed[0]
+        await comm.disconnect()
+
+    run(body)
+
+
+def test_no_clock_runs_while_nobody_is_at_the_table(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    table = services.create_table(owner=owner(users[0]), bots=[1, 2, 3])
+    table.refresh_from_db()
+    assert table.status == Table.PLAYING and table.deadline_at is None
+    services.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    mover = state.load(table).to_move
+    assert table.deadline_kind == (Table.BOT if mover else Table.MOVE)
+    services.seat_disconnected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    assert table.deadline_at is None

@@ -396,7 +396,9 @@ def _fast_bar_single_plays(
     return plays
 
 
-def _single_plays(b: int, occ: int, blocked: int, blots: int, d1: int, d2: int) -> dict[int, None]:
+def _single_plays(
+    b: int, occ: int, blocked: int, blots: int, d1: int, d2: int
+) -> dict[int, None]:
     """Result keys of every legal play of a non-double roll (BG-6)."""
     full: dict[int, None] = {}
     one: dict[int, dict[int, None]] = {d1: {}, d2: {}}
@@ -473,7 +475,9 @@ def _fast_double_plays(b: int, occ: int, blocked: int, d: int, on_bar: int = 0) 
     return last or [node[0] for node in frontier]
 
 
-def _double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[int, None]:
+def _double_plays(
+    b: int, occ: int, blocked: int, blots: int, d: int
+) -> dict[int, None]:
     """Result keys of every legal play of a double: as many moves as possible.
 
     Moves are generated with non-increasing source points, so each multiset of moves is
@@ -638,14 +642,18 @@ def legal_plays(pos: Position, dice: tuple[int, int]) -> list[Play]:
 
 
 @lru_cache(maxsize=32)
-def _move_paths(pos: Position, d1: int, d2: int) -> dict[int, tuple[tuple[int, int, bool], ...]]:
+def _move_paths(
+    pos: Position, d1: int, d2: int
+) -> dict[int, tuple[tuple[int, int, bool], ...]]:
     """For every result key reachable with this roll, the first single-die move sequence
     that reaches it, in a fixed search order: the higher die first, lower source points
     first. One search serves the notation of every play of the roll."""
     blocked, blots = _opponent_masks(pos.theirs)
     first: dict[int, tuple[tuple[int, int, bool], ...]] = {}
 
-    def search(cb: int, co: int, ch: int, order: tuple[int, ...], path: tuple, seen: set) -> None:
+    def search(
+        cb: int, co: int, ch: int, order: tuple[int, ...], path: tuple, seen: set
+    ) -> None:
         depth = len(path)
         if depth == len(order):
             return

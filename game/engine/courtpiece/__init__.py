@@ -1,8 +1,8 @@
 """Court Piece rules engine (RULES.md Part 1). Public surface: ENGINE_CONTRACT.md.
 
-from game.engine import courtpiece as cp
-hand = cp.new_hand(cp.Rules(variant="rung"), dealer=3, seed="…")
-hand = hand.apply(hand.legal_actions()[0])
+    from game.engine import courtpiece as cp
+    hand = cp.new_hand(cp.Rules(variant="rung"), dealer=3, seed="…")
+    hand = hand.apply(hand.legal_actions()[0])
 """
 
 from .analysis import find_reneges, trumps_out

@@ -85,7 +85,6 @@ del _c, _s, _n
 # Filled in at the end of the module: action kind -> transition method.
 _DISPATCH: dict[str, Any] = {}
 
-
 # Play actions for every 13-bit pattern of one suit, filled in lazily: legal-move
 # generation is then a few shifts and dict lookups instead of a loop over cards.
 def _suit_actions(shift: int, bits: int) -> tuple[str, ...]:
@@ -234,6 +233,7 @@ class Hand:
         """The trump suit as a letter, or None while there is none (Hidden Rung before the
         reveal, Be-Ranga and Mendikot before a void player fixes it)."""
         return SUITS[self.tsuit] if self.tsuit >= 0 else None
+
 
     @property
     def played(self) -> int:
@@ -739,7 +739,9 @@ class Hand:
             own = display_order(mask_of(self.deals[seat][:5]))  # CP-4: the first five only
         else:
             own = display_order(self.hands[seat])
-        counts = [5, 5, 5, 5] if phase in (CALL, BID) else [h.bit_count() for h in self.hands]
+        counts = (
+            [5, 5, 5, 5] if phase in (CALL, BID) else [h.bit_count() for h in self.hands]
+        )
         hidden: dict[str, Any] | None = None
         if self.hidden_card >= 0:
             counts[self.caller] += 0 if self.revealed else 1
@@ -876,17 +878,7 @@ def new_hand(
     return h
 
 
-for _kind in (
-    "call",
-    "hide",
-    "bid",
-    "pass",
-    "redeal",
-    "thirteenth",
-    "claim",
-    "ask",
-    "reveal",
-    "timeout",
-):
+for _kind in ("call", "hide", "bid", "pass", "redeal", "thirteenth", "claim", "ask",
+              "reveal", "timeout"):
     _DISPATCH[_kind] = getattr(Hand, "_do_" + _kind)
 del _kind

@@ -27,7 +27,9 @@ def _measure(rules: Rules) -> str:
     return "hands"
 
 
-def toss(seed: str, client_seeds: Sequence[str] = ()) -> tuple[int, list[dict[int, str]]]:
+def toss(
+    seed: str, client_seeds: Sequence[str] = ()
+) -> tuple[int, list[dict[int, str]]]:
     """CP-11: every player draws a card; the highest wins; ties among the highest redraw.
 
     Returns the winning seat and the draws, round by round ({seat: card})."""
@@ -263,3 +265,4 @@ class Match:
             f"<Match {self.rules.variant} scores={self.scores} hands={len(self.hands)} "
             f"winner={self.winner}>"
         )
+

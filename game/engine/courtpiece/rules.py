@@ -42,11 +42,7 @@ VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
         Variant(
-            "rung",
-            calling="rung",
-            ending="rung",
-            scoring="rung",
-            rule_ids="CP-RUNG",
+            "rung", calling="rung", ending="rung", scoring="rung", rule_ids="CP-RUNG",
             options={
                 "redeal": Option(True, _BOOL, "redeal when no first-five card beats a ten"),
                 "thirteenth": Option(True, _BOOL, "caller may take the suit of their 13th card"),
@@ -55,58 +51,30 @@ VARIANTS: dict[str, Variant] = {
             },
         ),
         Variant(
-            "single_sar",
-            calling="single_sar",
-            ending="seven",
-            scoring="hands",
-            rule_ids="CP-SS",
-            timers=True,
-            may_pass=True,
+            "single_sar", calling="single_sar", ending="seven", scoring="hands",
+            rule_ids="CP-SS", timers=True, may_pass=True,
         ),
         Variant(
-            "hidden",
-            calling="hidden",
-            ending="seven",
-            scoring="hands",
-            rule_ids="CP-HID",
-            timers=True,
-            may_pass=True,
+            "hidden", calling="hidden", ending="seven", scoring="hands",
+            rule_ids="CP-HID", timers=True, may_pass=True,
         ),
         Variant(
-            "double_sar",
-            calling="single_sar",
-            ending="piles",
-            scoring="hands",
-            rule_ids="CP-DS",
-            timers=True,
-            may_pass=True,
-            piles=True,
+            "double_sar", calling="single_sar", ending="piles", scoring="hands",
+            rule_ids="CP-DS", timers=True, may_pass=True, piles=True,
             options={
                 "ace_rule": Option(False, _BOOL, "a trick won with an ace never takes the pile"),
             },
         ),
         Variant(
-            "be_ranga",
-            calling="none",
-            ending="seven",
-            scoring="hands",
-            rule_ids="CP-BR",
-            trump_by_first_void=True,
+            "be_ranga", calling="none", ending="seven", scoring="hands",
+            rule_ids="CP-BR", trump_by_first_void=True,
         ),
         Variant(
-            "mendikot",
-            calling="none",
-            ending="thirteen",
-            scoring="mendikot",
-            rule_ids="CP-MK",
-            trump_by_first_void=True,
+            "mendikot", calling="none", ending="thirteen", scoring="mendikot",
+            rule_ids="CP-MK", trump_by_first_void=True,
         ),
         Variant(
-            "hukum",
-            calling="hukum",
-            ending="thirteen",
-            scoring="hukum",
-            rule_ids="CP-HK",
+            "hukum", calling="hukum", ending="thirteen", scoring="hukum", rule_ids="CP-HK",
             options={
                 "bidding": Option(True, _BOOL, "bid for trump (off: the old way, caller names it)"),
                 "kot_both_sides": Option(False, _BOOL, "no-bid: the other side's kot counts"),
@@ -136,7 +104,9 @@ class Rules:
 
     def __init__(self, variant: str = "rung", **options: Any) -> None:
         if variant not in VARIANTS:
-            raise ValueError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+            raise ValueError(
+                f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}"
+            )
         spec = VARIANTS[variant]
         values: dict[str, Any] = {}
         for name, value in options.items():
