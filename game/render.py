@@ -612,3 +612,18 @@ def emote_html(frame: dict[str, Any], lang: str) -> str:
             "game/partials/table_emote.html",
             {"seat": frame.get("seat"), "label": emote_word(str(frame.get("emote")))},
         )
+
+
+def lobby_html(tables: list[dict[str, Any]], lang: str) -> str:
+    """The lobby socket's frame: a doorbell, not the list. The list carries players'
+    ratings, which live in the database, so the page fetches it afresh over HTTP
+    (``game.views.lobby`` answers htmx with the list alone)."""
+    from django.urls import reverse
+
+    with translation.override(lang):
+        url = reverse("game:lobby")
+    return (
+        f'<div id="lobby-bell" hx-swap-oob="true" data-tables="{len(tables)}">'
+        f'<div hx-get="{escape(url)}" hx-trigger="load" hx-target="#lobby-tables" '
+        f'hx-swap="innerHTML"></div></div>'
+    )

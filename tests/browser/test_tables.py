@@ -137,14 +137,19 @@ def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
     errors = _console_errors(page)
     _play_now(page, site)
     assert "Sign up to keep your statistics" in page.content()
+    page.locator("#autoplay-forced").check()  # the player's choice, kept in localStorage
     announced: set[str] = set()
-    moves = 0
+    moves = autoplayed = 0
     for _ in range(200):
         page.wait_for_selector(READY, timeout=30_000)
         announced.add(page.locator("#table-announce").inner_text())
         if _finished(page):
             break
         before = _version(page)
+        if page.locator(f"{MY_TURN}[data-forced]").count():
+            _wait_new_frame(page, before)  # a forced card plays itself after a pause
+            autoplayed += 1
+            continue
         cards = page.locator(f"{MY_TURN} .hand-cards button.card")
         if cards.count():
             # Only legal cards are buttons; the others are dimmed pictures.
@@ -156,7 +161,8 @@ def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
         moves += 1
         _wait_new_frame(page, before)
     assert _finished(page), "the hand did not end"
-    assert moves >= 5
+    assert moves + autoplayed >= 5
+    assert page.evaluate("() => localStorage.getItem('baithak.autoplayForced')") == "1"
     text = " ".join(announced)
     assert "played the" in text and "trick." in text
     # The live table shows the result of the hand that ended (fetched while the next starts).
@@ -279,6 +285,10 @@ def test_two_signed_in_browsers_and_two_bots_play_a_hand(browser: Any, site: Sit
         page.goto(f"{site.url}/en/play/{setup['table']}/")
         page.wait_for_selector("#table-live .felt")
         pages.append(page)
+    # A move timer: the countdown runs (m:ss), from the deadline the server sent.
+    pages[0].wait_for_function(
+        "() => /^\\d+:\\d\\d$/.test((document.querySelector('time.countdown') || {}).textContent || '')"
+    )
     # Partners: each sees the other across the table, by name.
     assert "bilal" in pages[0].locator(".seat-top .who").inner_text()
     assert "amna" in pages[1].locator(".seat-top .who").inner_text()
@@ -303,3 +313,36 @@ def test_two_signed_in_browsers_and_two_bots_play_a_hand(browser: Any, site: Sit
     assert scores[0] == scores[1]
     for page in pages:
         page.context.close()
+
+
+NEW_USER = r"""
+import json
+from django.contrib.auth import get_user_model
+from django.test import Client
+u = get_user_model().objects.create_user("cyra", password="pw")
+c = Client()
+c.force_login(u)
+print("RESULT:" + json.dumps({"cookie": c.cookies["sessionid"].value}))
+"""
+
+
+def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Site) -> None:
+    errors = _console_errors(page)
+    page.goto(f"{site.url}/en/play/")
+    page.wait_for_timeout(800)  # the lobby socket is open and has sent its first frame
+    # Someone else creates a public Mendikot table from the form.
+    made = site.manage("shell", code=NEW_USER)
+    other = browser.new_context()
+    other.add_cookies([{"name": "sessionid", "value": made["cookie"], "url": site.url}])
+    host = other.new_page()
+    host.goto(f"{site.url}/en/play/new/")
+    host.locator("select[name=variant]").select_option("mendikot")
+    host.locator("form.create-form button[type=submit]").click()
+    host.wait_for_url(f"{site.url}/en/play/*/")
+    table_path = host.url.removeprefix(site.url)
+    # No reload here: the lobby socket rings and the list is fetched again.
+    page.wait_for_selector(f"#lobby-tables a[href='{table_path}']", timeout=10_000)
+    assert "Mendikot" in page.locator("#lobby-tables").inner_text()
+    assert "cyra" in page.locator("#lobby-tables").inner_text()
+    other.close()
+    assert errors == []

@@ -196,7 +196,15 @@ def test_lobby_lists_open_public_tables_with_options_players_and_ratings(
     assert html.count("Join") == 1  # the private table is not listed
     partial = Client().get("/en/play/", HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in partial and "Double Sar" in partial
-    assert 'hx-trigger="every 4s"' in html
+    assert 'ws-connect="/ws/lobby/?format=html&amp;lang=en&amp;game=courtpiece"' in html
+
+
+def test_lobby_socket_frame_rings_the_page_to_fetch_the_list() -> None:
+    from game.render import lobby_html
+
+    html = lobby_html([{"id": 1}], "ur")
+    assert html.startswith('<div id="lobby-bell" hx-swap-oob="true"')
+    assert 'hx-get="/ur/play/"' in html and 'hx-target="#lobby-tables"' in html
 
 
 def test_join_needs_an_account(client: Client, make_user: Any) -> None:
