@@ -287,7 +287,8 @@ def test_two_signed_in_browsers_and_two_bots_play_a_hand(browser: Any, site: Sit
         pages.append(page)
     # A move timer: the countdown runs (m:ss), from the deadline the server sent.
     pages[0].wait_for_function(
-        "() => /^\\d+:\\d\\d$/.test((document.querySelector('time.countdown') || {}).textContent || '')"
+        "() => /^\\d+:\\d\\d$/.test("
+        "(document.querySelector('time.countdown') || {}).textContent || '')"
     )
     # Partners: each sees the other across the table, by name.
     assert "bilal" in pages[0].locator(".seat-top .who").inner_text()
