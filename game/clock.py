@@ -10,8 +10,12 @@ next due deadline, and a write that sets a sooner one wakes every clock through 
 channel layer group ``services.CLOCK_GROUP``. The database work runs in
 ``database_sync_to_async``, so a consumer is never blocked by a bot or a timer.
 
-``TABLES_CLOCK=off`` in the environment keeps the clock out of the web processes (for an
-operator who runs ``run_clock`` separately).
+The same task renews the process's heartbeat (``services.heartbeat``), which tells the
+other processes that the sockets it holds are still open; the sockets of a process whose
+heartbeat stops (killed with SIGKILL, say) are closed by whichever clock notices.
+
+``TABLES_CLOCK=off`` in the environment keeps deadline firing out of the web processes
+(for an operator who runs ``run_clock`` separately); they still send heartbeats.
 """
 
 from __future__ import annotations
@@ -44,8 +48,6 @@ def enabled() -> bool:
 def ensure_started() -> None:
     """Start this process's clock task on the running loop, once (call from async code)."""
     global _task
-    if not enabled():
-        return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(run(), name="tables-clock")
@@ -61,12 +63,23 @@ async def stop() -> None:
             await task
 
 
-async def run(stop_after: Callable[[], bool] = lambda: False) -> None:
+async def run(
+    stop_after: Callable[[], bool] = lambda: False, fire: bool | None = None
+) -> None:
     """Fire due deadlines, then sleep until the next one or a wake-up; forever."""
+    fire = enabled() if fire is None else fire
     layer = get_channel_layer()
     channel: str | None = None
     joined = 0.0
+    beat = 0.0
+    interval = min(MAX_SLEEP, services.process_timeout() / 3)
     while not stop_after():
+        if time.monotonic() - beat >= interval:
+            try:
+                await database_sync_to_async(services.heartbeat)()
+                beat = time.monotonic()
+            except Exception:
+                log.exception("the clock could not renew this process's heartbeat")
         if layer is not None and time.monotonic() - joined > REJOIN:
             try:
                 if channel is None:
@@ -75,12 +88,13 @@ async def run(stop_after: Callable[[], bool] = lambda: False) -> None:
                 joined = time.monotonic()
             except Exception:
                 log.exception("the clock could not join its wake-up group")
-        try:
-            wait = await database_sync_to_async(services.fire_due)()
-        except Exception:
-            log.exception("the clock failed to fire deadlines")
-            wait = MAX_SLEEP
-        timeout = MAX_SLEEP if wait is None else min(wait, MAX_SLEEP)
+        wait: float | None = None
+        if fire:
+            try:
+                wait = await database_sync_to_async(services.fire_due)()
+            except Exception:
+                log.exception("the clock failed to fire deadlines")
+        timeout = interval if wait is None else min(wait, interval)
         if layer is not None and channel is not None:
             try:
                 await asyncio.wait_for(layer.receive(channel), timeout)

@@ -70,7 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         if self.seat is not None:
             await database_sync_to_async(services.seat_connected)(
-                table_id=self.table_id, seat=self.seat
+                table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
             self.marked = True
         await self._send_state(force=True)
@@ -82,7 +82,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.marked and self.seat is not None:
             self.marked = False
             await database_sync_to_async(services.seat_disconnected)(
-                table_id=self.table_id, seat=self.seat
+                table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
 
     # ------------------------------------------------------------------ frames in
@@ -184,12 +184,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.marked and self.seat is not None:
             self.marked = False
             await database_sync_to_async(services.seat_disconnected)(
-                table_id=self.table_id, seat=self.seat
+                table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
         self.seat = seat
         if seat is not None:
             await database_sync_to_async(services.seat_connected)(
-                table_id=self.table_id, seat=seat
+                table_id=self.table_id, seat=seat, channel=self.channel_name
             )
             self.marked = True
 

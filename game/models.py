@@ -120,3 +120,31 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.number} seat {self.seat} {self.action}"
+
+
+class Connection(models.Model):
+    """One open socket of a seated player, held by one server process.
+
+    A seat's ``connections`` is the count of these. A process killed without a clean
+    shutdown cannot delete its rows; it stops renewing its ``ServerProcess`` heartbeat,
+    and any live process's clock then removes them (``services.reap_dead_processes``),
+    so the seat's grace period starts as if the socket had closed."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="open_sockets")
+    seat = models.PositiveSmallIntegerField()
+    process = models.CharField(max_length=80, db_index=True)
+    channel = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id} via {self.process}"
+
+
+class ServerProcess(models.Model):
+    """A server process's heartbeat, renewed by its clock task every few seconds."""
+
+    name = models.CharField(max_length=80, primary_key=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import hmac
 import logging
+import os
 import re
 import secrets
+import socket
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -37,7 +40,7 @@ from game import state as states
 from game.engine import fair
 from game.engine.protocol import IllegalAction
 from game.games import GAMES, GameSpec, spec
-from game.models import Action, Seat, Table
+from game.models import Action, Connection, Seat, ServerProcess, Table
 
 log = logging.getLogger(__name__)
 
@@ -475,6 +478,10 @@ def fire(table_id: int, version: int, kind: str) -> bool:
 
 def fire_due(limit: int = 100) -> float | None:
     """Fire every deadline that is due; return the seconds until the next one (None: none)."""
+    try:
+        reap_dead_processes()
+    except Exception:
+        log.exception("closing the sockets of dead processes failed")
     now = timezone.now()
     due = list(
         Table.objects.filter(
@@ -749,17 +756,43 @@ def start_table(*, table_id: int, owner: Owner) -> Table:
 
 
 # ---------------------------------------------------------------------------- sockets
-def seat_connected(*, table_id: int, seat: int) -> None:
+# This process's name in ServerProcess/Connection rows, and the sockets it holds, so that
+# a process wrongly given up for dead (its loop stalled) can put them back.
+PROCESS = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(4)}"
+_own_sockets: dict[str, tuple[int, int]] = {}  # channel -> (table id, seat)
+_own_lock = threading.Lock()
+
+
+def process_timeout() -> float:
+    """Seconds without a heartbeat after which a process's sockets count as closed."""
+    return float(_setting("TABLES_PROCESS_TIMEOUT", 30))
+
+
+def seat_connected(*, table_id: int, seat: int, channel: str | None = None) -> None:
     """A socket of ``seat`` opened: the owner is back, the bot stops playing for them."""
-    _connection_change(table_id, seat, +1)
+    channel = channel or f"direct-{secrets.token_hex(8)}"
+    with _own_lock:
+        _own_sockets[channel] = (table_id, seat)
+    _connection_change(table_id, seat, opened=channel)
 
 
-def seat_disconnected(*, table_id: int, seat: int) -> None:
+def seat_disconnected(*, table_id: int, seat: int, channel: str | None = None) -> None:
     """A socket of ``seat`` closed; with none left the grace period starts."""
-    _connection_change(table_id, seat, -1)
+    if channel is None:  # a caller without channel names: close one of this process's
+        with _own_lock:
+            channel = next(
+                (c for c, ts in _own_sockets.items() if ts == (table_id, seat)), None
+            )
+    if channel is None:
+        return
+    with _own_lock:
+        _own_sockets.pop(channel, None)
+    _connection_change(table_id, seat, closed=channel)
 
 
-def _connection_change(table_id: int, number: int, delta: int) -> None:
+def _connection_change(
+    table_id: int, number: int, *, opened: str | None = None, closed: str | None = None
+) -> None:
     with transaction.atomic():
         try:
             table = Table.objects.select_for_update().get(pk=table_id)
@@ -768,19 +801,80 @@ def _connection_change(table_id: int, number: int, delta: int) -> None:
         seats = _seats(table)
         if not 0 <= number < len(seats):
             return
+        if opened is not None:
+            _heartbeat()
+            Connection.objects.update_or_create(
+                channel=opened, defaults={"table": table, "seat": number, "process": PROCESS}
+            )
+        if closed is not None:
+            Connection.objects.filter(channel=closed).delete()
+        _recount(table, seats, [number], back=opened is not None)
+
+
+def _recount(table: Table, seats: list[Seat], numbers: list[int], *, back: bool) -> None:
+    """Count the open sockets of ``numbers`` again (table row locked), then the deadline."""
+    now = timezone.now()
+    for number in numbers:
         seat = seats[number]
-        now = timezone.now()
-        seat.connections = max(0, seat.connections + delta)
-        if delta > 0:
+        seat.connections = Connection.objects.filter(table=table, seat=number).count()
+        if back:
             seat.disconnected_at = None
             seat.away = False
-        elif seat.connections == 0:
+        elif seat.connections == 0 and seat.disconnected_at is None:
             seat.disconnected_at = now
         seat.save(update_fields=["connections", "disconnected_at", "away"])
-        if table.status == Table.PLAYING:
-            _set_deadline(table, seats, states.load(table), now)
-            _save_table(table)
-        _broadcast(table.pk, wake=table.deadline_at is not None)
+    if table.status == Table.PLAYING:
+        _set_deadline(table, seats, states.load(table), now)
+        _save_table(table)
+    _broadcast(table.pk, wake=table.deadline_at is not None)
+
+
+def _heartbeat() -> None:
+    ServerProcess.objects.update_or_create(name=PROCESS, defaults={"seen_at": timezone.now()})
+
+
+def heartbeat() -> None:
+    """Renew this process's heartbeat (the clock calls it every few seconds). If others
+    had given this process up for dead, its open sockets are counted again."""
+    now = timezone.now()
+    updated = ServerProcess.objects.filter(name=PROCESS).update(seen_at=now)
+    if updated:
+        return
+    _heartbeat()
+    with _own_lock:
+        mine = dict(_own_sockets)
+    for channel, (table_id, seat) in mine.items():
+        if not Connection.objects.filter(channel=channel).exists():
+            _connection_change(table_id, seat, opened=channel)
+
+
+def reap_dead_processes() -> int:
+    """Close the sockets of processes whose heartbeat stopped (killed, frozen, gone):
+    their seats then start the grace period. Returns how many processes were reaped."""
+    cutoff = timezone.now() - timedelta(seconds=process_timeout())
+    dead = list(
+        ServerProcess.objects.filter(seen_at__lt=cutoff)
+        .exclude(name=PROCESS)
+        .values_list("name", flat=True)
+    )
+    for name in dead:
+        affected = sorted(
+            set(Connection.objects.filter(process=name).values_list("table_id", "seat"))
+        )
+        for table_id in sorted({t for t, _s in affected}):
+            with transaction.atomic():
+                try:
+                    table = Table.objects.select_for_update().get(pk=table_id)
+                except Table.DoesNotExist:
+                    continue
+                Connection.objects.filter(process=name, table=table).delete()
+                _recount(
+                    table, _seats(table), [s for t, s in affected if t == table_id], back=False
+                )
+        with transaction.atomic():
+            if not Connection.objects.filter(process=name).exists():
+                ServerProcess.objects.filter(name=name, seen_at__lt=cutoff).delete()
+    return len(dead)
 
 
 def send_emote(*, table_id: int, owner: Owner, emote: str) -> None:

@@ -210,6 +210,9 @@ TABLES_BOT_PAUSE = tuple(
     float(x) for x in os.environ.get("TABLES_BOT_PAUSE", "0.6,1.2").split(",", 1)
 )
 TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
+# A server process that has not renewed its heartbeat for this long counts as gone: its
+# sockets are closed for it (a process killed with SIGKILL cannot close them itself).
+TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))
 
 # Email: printed to the console unless EMAIL_HOST is set (then SMTP).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

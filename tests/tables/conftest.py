@@ -42,10 +42,12 @@ def _tables_env(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     monkeypatch.setenv("TABLES_CLOCK", "on")
     channel_layers.backends.clear()  # a fresh in-memory layer for each test's event loop
     state.clear_cache()
+    services._own_sockets.clear()  # this process's open sockets: none at the start
     cache.clear()
     yield
     channel_layers.backends.clear()
     state.clear_cache()
+    services._own_sockets.clear()
     cache.clear()
 
 

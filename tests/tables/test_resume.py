@@ -302,3 +302,42 @@ def test_no_clock_runs_while_nobody_is_at_the_table(
     services.seat_disconnected(table_id=table.pk, seat=0)
     table.refresh_from_db()
     assert table.deadline_at is None
+
+
+def test_the_sockets_of_a_dead_process_are_closed_for_it(users: list[Any]) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from game.models import Connection, ServerProcess
+
+    table = four_player_table(users)
+    services.seat_connected(table_id=table.pk, seat=0, channel="alive-0")
+    services.seat_connected(table_id=table.pk, seat=1, channel="ghost-1")
+    # Seat 1's socket was held by a process that stopped beating a minute ago (SIGKILL).
+    Connection.objects.filter(channel="ghost-1").update(process="ghost")
+    ServerProcess.objects.create(name="ghost", seen_at=timezone.now() - timedelta(minutes=1))
+    assert Seat.objects.get(table=table, number=1).connections == 1
+    assert services.reap_dead_processes() == 1
+    seat = Seat.objects.get(table=table, number=1)
+    assert seat.connections == 0 and seat.disconnected_at is not None
+    assert not ServerProcess.objects.filter(name="ghost").exists()
+    assert Seat.objects.get(table=table, number=0).connections == 1  # ours is alive
+    assert services.reap_dead_processes() == 0
+
+
+def test_a_process_given_up_for_dead_counts_its_sockets_again(users: list[Any]) -> None:
+    from game.models import Connection, ServerProcess
+
+    table = four_player_table(users)
+    services.seat_connected(table_id=table.pk, seat=2, channel="mine-2")
+    # Another process wrongly reaped us (our loop stalled): our rows are gone.
+    Connection.objects.all().delete()
+    ServerProcess.objects.all().delete()
+    services._recount(table, list(table.seats.order_by("number")), [2], back=False)
+    assert Seat.objects.get(table=table, number=2).connections == 0
+    services.heartbeat()
+    assert Connection.objects.filter(channel="mine-2", seat=2).exists()
+    assert Seat.objects.get(table=table, number=2).connections == 1
+    services.seat_disconnected(table_id=table.pk, seat=2, channel="mine-2")
+    assert Seat.objects.get(table=table, number=2).connections == 0

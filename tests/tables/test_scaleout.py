@@ -67,8 +67,10 @@ print("RESULT:" + json.dumps({"cookies": cookies, "a": a.pk, "b": b.pk}))
 INSPECT = r"""
 import json
 from game import state
-from game.models import Action, Table
+from game.models import Action, Connection, Seat, Table
 t = Table.objects.get(pk=TABLE_ID)
+open_sockets = Connection.objects.filter(table=t).count()
+counts = list(Seat.objects.filter(table=t).order_by("number").values_list("connections", flat=True))
 rows = list(Action.objects.filter(table=t).order_by("number").values_list(
     "number", "seat", "action", "source"))
 match = state.at_version(t, t.version)   # a full replay from the log: every action legal
@@ -76,7 +78,7 @@ print("RESULT:" + json.dumps({
     "version": t.version, "numbers": [r[0] for r in rows],
     "log": [[r[1], r[2], r[3]] for r in rows], "hands": len(match.hands),
     "to_move": match.to_move, "deadline_kind": t.deadline_kind,
-    "deadline_version": t.deadline_version,
+    "deadline_version": t.deadline_version, "open": open_sockets, "counts": counts,
 }))
 """
 
@@ -117,6 +119,7 @@ class Cluster:
             DATABASE_URL=database_url,
             REDIS_URL=REDIS_URL,
             TABLES_BOT_PAUSE="0.05,0.1",
+            TABLES_PROCESS_TIMEOUT="6",  # a killed process's sockets are closed after 6 s
             PYTHONPATH=str(ROOT),
         )
         self.logs = logs
@@ -301,3 +304,10 @@ def test_a_process_killed_mid_hand_restarts_and_the_hand_resumes(cluster: Cluste
     # The deadline left is the one of the state now: for the seat to move at this version.
     if found["deadline_kind"]:
         assert found["deadline_version"] == found["version"]
+    # Every socket is closed now, the killed process's too (its heartbeat stopped and a
+    # live clock closed them for it), so no seat still counts as connected.
+    deadline = time.monotonic() + 60
+    while found["open"] and time.monotonic() < deadline:
+        time.sleep(1)
+        found = cluster.inspect(table)
+    assert found["open"] == 0 and found["counts"] == [0, 0, 0, 0]

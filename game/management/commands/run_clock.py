@@ -22,4 +22,4 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         self.stdout.write("tables clock running; Ctrl-C stops it")
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(clock.run())
+            asyncio.run(clock.run(fire=True))
