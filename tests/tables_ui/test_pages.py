@@ -267,3 +267,17 @@ def test_a_private_tables_replay_is_hidden_without_invite(client: Client, make_u
     assert Client().get(f"/en/play/{table.pk}/replay/1/").status_code == 404
     assert Client().get(f"/en/play/{table.pk}/summary/1/").status_code == 404
     assert Client().get(f"/en/play/{table.pk}/").status_code == 404
+
+
+def test_summary_and_replay_pages_have_no_english_in_ur_and_hi(client: Client) -> None:
+    client.post("/en/play/now/")
+    table = Table.objects.get()
+    _play_out_first_hand(table)
+    for lang in ("ur", "hi"):
+        for url in (
+            f"/{lang}/play/{table.pk}/",
+            f"/{lang}/play/{table.pk}/summary/1/",
+            f"/{lang}/play/{table.pk}/replay/1/",
+        ):
+            html = client.get(url).content.decode()
+            assert english_words(html, lang, ALLOWED) == [], url
