@@ -23,31 +23,36 @@ ALLOWED = {"alice", "bob", "guest", "UTC", "SHA", "Python", "bobby"}
 
 
 def _play_out_first_hand(table: Table) -> None:
-    """Drive the table through the service, as the clock and the bots would."""
+    """Drive the table through the service, as the players' sockets and the clock would:
+    the person is "connected" (tables only run their clock while someone is there) and
+    each bot's deadline is fired as soon as it is set (TABLES_BOT_PAUSE is 0 here)."""
     rng = random.Random(3)
-    owner_for = {}
-    for seat in table.seats.all():
-        owner_for[seat.number] = services.Owner(seat.user, seat.guest_key or None)
-    while True:
+    owners = {s.number: services.Owner(s.user, s.guest_key or None) for s in table.seats.all()}
+    for seat in table.seats.filter(bot=False):
+        services.seat_connected(table_id=table.pk, seat=seat.number)
+    for _step in range(400):
         table.refresh_from_db()
         match = states.load(table)
         if match.hands or match.is_over:
             return
         mover = match.to_move
-        seat = table.seats.get(number=mover)
-        legal = [a for a in match.legal_actions() if a != "timeout"]
-        if seat.bot:
-            services.fire(table.pk, table.version, table.deadline_kind or "bot")
-            table.refresh_from_db()
-            if states.load(table).to_move == mover and table.version == len(match.history):
-                pass
+        if table.seats.get(number=mover).bot:
+            assert table.deadline_kind == Table.BOT, "no bot deadline is pending"
+            assert services.fire(table.pk, table.version, Table.BOT)
             continue
+        legal = [a for a in match.legal_actions() if a != "timeout"]
         services.apply_action(
             table_id=table.pk,
-            owner=owner_for[mover],
+            owner=owners[mover],
             action=rng.choice(legal),
             expected_version=table.version,
         )
+    raise AssertionError("the hand did not end in 400 steps")
+
+
+@pytest.fixture(autouse=True)
+def _bots_without_pause(settings: Any) -> None:
+    settings.TABLES_BOT_PAUSE = (0.0, 0.0)
 
 
 def test_home_has_play_now_and_a_guest_gets_a_started_rung_table(client: Client) -> None:
