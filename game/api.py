@@ -73,7 +73,7 @@ def _page(table_id: int) -> str:
 def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
     table.refresh_from_db()
     seats = list(table.seats.select_related("user__profile").order_by("number"))
-    owner = services.owner_from_request(request)
+    owner = services.owner_of_request(request)
     data = {
         **services.table_info(table),
         "page": _page(table.pk),

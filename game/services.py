@@ -92,6 +92,12 @@ def owner_from_request(request: Any) -> Owner:
     return Owner(user=user, guest_key=key or None)
 
 
+def owner_of_request(request: Any) -> Owner:
+    """The requester as they are, without giving a guest a key (for reads)."""
+    user = request.user if request.user.is_authenticated else None
+    return Owner(user=user, guest_key=request.session.get("guest_key") or None)
+
+
 def owner_from_scope(scope: dict[str, Any]) -> Owner:
     """The socket's owner (sync: reading the session touches the database)."""
     user = scope.get("user")
@@ -393,9 +399,13 @@ def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
         return
     teams = [[players[n] for n in team] for team in game.teams]
     abandoned = [s.abandoned_by for s in seats if s.abandoned_by is not None]
-    record_result(
-        game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned
-    )
+    try:
+        with transaction.atomic():  # a savepoint: a refused result must not undo the move
+            record_result(
+                game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned
+            )
+    except ValueError:
+        log.exception("the result of table %s could not be recorded", table.pk)
 
 
 def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: int) -> int:
@@ -639,6 +649,8 @@ def _is_first_game(seat: Seat) -> bool:
 def _start(table: Table) -> None:
     """Fix the client seeds (server-chosen where missing) and begin play."""
     seats = _seats(table)
+    if all(seat.empty or seat.bot for seat in seats):
+        raise TableError("conflict", "nobody is seated: a table needs at least one player")
     now = timezone.now()
     for seat in seats:
         if seat.empty:

@@ -96,9 +96,10 @@ def socket(table_id: int, cookie: bytes | None = None, fmt: str = "json", extra:
     return WebsocketCommunicator(application, path, headers=headers)
 
 
-async def frames(comm: Any, quiet: float = 0.15) -> list[Any]:
-    """Every frame that arrives until the socket has been quiet for ``quiet`` seconds."""
-    out = []
+async def frames(comm: Any, quiet: float = 0.3) -> list[Any]:
+    """At least one frame, then every frame until the socket is quiet for ``quiet`` s."""
+    first = await comm.receive_from(timeout=10)
+    out = [json.loads(first) if first.lstrip().startswith("{") else first]
     while not await comm.receive_nothing(timeout=quiet):
         text = await comm.receive_from()
         out.append(json.loads(text) if text.lstrip().startswith("{") else text)

@@ -215,3 +215,12 @@ def test_ratings_a_player_who_leaves_a_rated_match_is_recorded_as_abandoning(
     assert rows[users[1].pk].abandoned == 1 and rows[users[1].pk].lost == 1
     assert all(rows[u.pk].played == 1 and rows[u.pk].abandoned == 0
                for u in (users[0], users[2], users[3]))
+
+
+def test_a_table_nobody_sits_at_cannot_start(users: list[Any]) -> None:
+    host, token = _client(users[0])
+    created = _post(host, token, "/api/tables", {"bots": [2]}).json()
+    assert _post(host, token, f"/api/tables/{created['id']}/leave").status_code == 200
+    answer = _post(host, token, f"/api/tables/{created['id']}/start")
+    assert answer.status_code == 409 and "nobody" in answer.json()["error"]
+    assert Table.objects.get(pk=created["id"]).status == Table.WAITING

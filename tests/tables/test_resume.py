@@ -341,3 +341,27 @@ def test_a_process_given_up_for_dead_counts_its_sockets_again(users: list[Any]) 
     assert Seat.objects.get(table=table, number=2).connections == 1
     services.seat_disconnected(table_id=table.pk, seat=2, channel="mine-2")
     assert Seat.objects.get(table=table, number=2).connections == 0
+
+
+def test_cp_ss_4_the_calling_timer_is_20_s_and_10_s_in_a_first_game(
+    users: list[Any], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from accounts.models import GameStats
+
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    settings.TABLES_CALL_SECONDS, settings.TABLES_FIRST_CALL_SECONDS = 20, 10
+    for user in users:  # everyone has played before ...
+        GameStats.objects.create(user=user, game="rung", played=1, won=1)
+    table = four_player_table(users, variant="hidden")
+    services.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    assert table.deadline_kind == Table.CALL
+    assert (table.deadline_at - table.moved_at).total_seconds() == 20
+    assert not any(table.seats.values_list("first_game", flat=True))
+    # ... and 10 s for players in their very first game.
+    GameStats.objects.all().delete()
+    fresh = four_player_table(users, variant="hidden")
+    services.seat_connected(table_id=fresh.pk, seat=0)
+    fresh.refresh_from_db()
+    assert (fresh.deadline_at - fresh.moved_at).total_seconds() == 10
+    assert all(fresh.seats.values_list("first_game", flat=True))
