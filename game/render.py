@@ -1,43 +1,629 @@
-"""HTML for the table socket (``format=html``): the state frame and errors as htmx
-out-of-band swaps. Drawn only from the payload that ``services.state_payload`` made for
-this socket's seat, so the HTML can never show more than the JSON would.
+"""The live table as HTML, drawn from one TABLE_PROTOCOL "state" payload.
 
-(A first plain version from the backend; the table UI owns it from here on.)
+`table_frame_html(payload, lang)` is what the consumer sends to a browser socket
+(`format=html`) for every state frame; `error_html(code, message, lang)` for an error.
+Both are out-of-band swaps for htmx's WebSocket extension: the frame replaces
+`#table-live`, fills the persistent `aria-live` region `#table-announce` and clears
+`#table-error`.
+
+Everything shown comes from the payload, which is already the seat's own view: this module
+never sees a card its seat may not see, so it cannot leak one. It is also stateless (the
+announcement is worked out from the view's history), so a reconnect draws the same thing.
+
+Cards are the guide's own SVG faces (`guide.figures.card`), one small `<svg>` per card.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from guide import figures
+
+SUIT_ORDER = "SHDC"
+RANK_ORDER = "AKQJT98765432"
+#: The emotes a player may send, if the payload does not list them (services.EMOTES is
+#: the set the server accepts, rate-limited).
+EMOTES = ("hello", "well_played", "oops", "thanks", "wow", "good_game")
+#: Where each relative seat sits: 0 is the viewer (bottom), play goes anticlockwise (CP-3).
+PLACES = ("bottom", "right", "top", "left")
 
 
-def _error_words() -> dict[str, str]:
-    return {
+# --- words -------------------------------------------------------------------------------
+
+
+def suit_name(suit: str) -> str:
+    return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
+
+
+def rank_name(rank: str) -> str:
+    names = {
+        "A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack"), "T": _("Ten"),
+        "9": _("Nine"), "8": _("Eight"), "7": _("Seven"), "6": _("Six"), "5": _("Five"),
+        "4": _("Four"), "3": _("Three"), "2": _("Two"),
+    }  # fmt: skip
+    return names[rank]
+
+
+def card_name(code: str) -> str:
+    """ "QH" -> "Queen of Hearts", in the active language (word order is the translator's)."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[0]), "suit": suit_name(code[1])}
+
+
+def result_word(kind: str) -> str:
+    """The game's own word for how a hand ended (CP result kinds)."""
+    words = {
+        "win": "",  # an ordinary win has no name of its own
+        "kot": _("Kot"),
+        "gone_kot": _("Gone kot"),
+        "court": _("Court"),
+        "baawan": _("Baawan"),
+        "biyasi": _("Biyasi"),
+        "mendikot": _("Mendikot"),
+        "made": _("Contract made"),
+        "set": _("Contract set"),
+        "redeal": _("Redeal"),
+    }
+    return words.get(kind, kind)
+
+
+def result_explained(kind: str) -> str:
+    words = {
+        "win": _("The hand is decided."),
+        "kot": _("Every trick that counts, taken by one team."),
+        "gone_kot": _("Kot by the team that did not choose trump."),
+        "court": _("The caller's team took all thirteen tricks."),
+        "baawan": _("The other team took all thirteen tricks: 52."),
+        "biyasi": _("The hand was laid open and took every trick: 82."),
+        "mendikot": _("All four tens captured."),
+        "made": _("The bidders took the tricks they bid."),
+        "set": _("The bidders fell short of their bid."),
+        "redeal": _("The cards are dealt again."),
+    }
+    return words.get(kind, "")
+
+
+def emote_word(emote: str) -> str:
+    words = {
+        "hello": _("Hello"),
+        "well_played": _("Well played"),
+        "thanks": _("Thanks"),
+        "oops": _("Oops"),
+        "wow": _("Wow"),
+        "good_game": _("Good game"),
+    }
+    return words.get(emote, emote)
+
+
+def error_text(code: str) -> str:
+    words = {
         "malformed": _("That message could not be read."),
-        "not_seated": _("You are watching this table, not playing at it."),
+        "not_seated": _("You are not seated at this table."),
         "not_your_turn": _("It is not your turn."),
         "illegal": _("That move is not allowed here."),
-        "stale": _("The table has moved on; here is where it is now."),
-        "rate_limited": _("Too many messages at once; wait a moment."),
+        "stale": _("The table moved on; here is the latest."),
+        "rate_limited": _("Too fast: wait a moment."),
+        "forbidden": _("You may not do that."),
+        "not_found": _("This table does not exist."),
+        "needs_account": _("Sign in to take a seat at a table with people."),
+        "conflict": _("Someone else was quicker."),
+        "bad_request": _("That request is not valid."),
+    }
+    return words.get(code, _("Something went wrong."))
+
+
+# --- cards -------------------------------------------------------------------------------
+
+
+def card_svg(code: str) -> SafeString:
+    """One card face as its own small SVG (decorative: the button or image names it)."""
+    rank = "10" if code[0] == "T" else code[0]
+    face = figures.card(rank, code[1], 1, 1)
+    return mark_safe(
+        f'<svg class="card-face" viewBox="0 0 58 82" aria-hidden="true" focusable="false" '
+        f'xmlns="http://www.w3.org/2000/svg">{face}</svg>'
+    )
+
+
+def card_back_svg() -> SafeString:
+    """The back of a card: it shows nothing, so it may be drawn for any seat."""
+    return mark_safe(
+        '<svg class="card-back" viewBox="0 0 58 82" aria-hidden="true" focusable="false" '
+        'xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="56" height="80" rx="6" '
+        'fill="#7a2e2a" stroke="#5b5247"/><rect x="6" y="6" width="46" height="70" rx="4" '
+        'fill="none" stroke="#e8c170" stroke-width="2"/><path d="M29 18L44 41L29 64L14 41Z" '
+        'fill="none" stroke="#e8c170" stroke-width="2"/></svg>'
+    )
+
+
+def pip_svg(suit: str) -> SafeString:
+    return mark_safe(
+        '<svg class="pip" viewBox="0 0 100 100" aria-hidden="true" focusable="false" '
+        f'xmlns="http://www.w3.org/2000/svg">{figures.pip(suit, 0, 0, 100)}</svg>'
+    )
+
+
+def sort_hand(cards: list[str]) -> list[tuple[str, list[str]]]:
+    """Cards grouped by suit (spades, hearts, diamonds, clubs), high to low in each."""
+    groups: list[tuple[str, list[str]]] = []
+    for suit in SUIT_ORDER:
+        mine = sorted((c for c in cards if c[1] == suit), key=lambda c: RANK_ORDER.index(c[0]))
+        if mine:
+            groups.append((suit, mine))
+    return groups
+
+
+# --- the frame ---------------------------------------------------------------------------
+
+
+class _Seats:
+    """Names and places of the four seats as the viewer sees them."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.me: int | None = payload.get("seat")
+        self.info = {int(s["seat"]): s for s in payload.get("seats") or []}
+
+    def relative(self, seat: int) -> int:
+        return (seat - (self.me or 0)) % 4
+
+    def place(self, seat: int) -> str:
+        return PLACES[self.relative(seat)]
+
+    def name(self, seat: int) -> str:
+        if seat == self.me:
+            return _("You")
+        info = self.info.get(seat) or {}
+        player = info.get("player")
+        if info.get("guest"):
+            return _("Guest")
+        if player and not info.get("bot"):
+            return str(player)
+        if self.info and not info.get("bot"):
+            return _("Empty seat")
+        compass = {0: _("South"), 1: _("East"), 2: _("North"), 3: _("West")}
+        return _("Bot (%(place)s)") % {"place": compass[seat]}
+
+    def role(self, seat: int) -> str:
+        if self.me is None:
+            return ""
+        if seat == self.me:
+            return ""
+        return _("Partner") if (seat - self.me) % 2 == 0 else _("Opponent")
+
+    def team_name(self, team: int) -> str:
+        if self.me is not None:
+            return _("Your team") if self.me % 2 == team else _("Opponents")
+        return _("%(a)s and %(b)s") % {"a": self.name(team), "b": self.name(team + 2)}
+
+
+def _describe(seats: _Seats, seat: int, action: str) -> str:
+    who = seats.name(seat)
+    verb, _sep, arg = action.partition(":")
+    if verb == "play":
+        if seat == seats.me:
+            return _("You played the %(card)s.") % {"card": card_name(arg)}
+        return _("%(who)s played the %(card)s.") % {"who": who, "card": card_name(arg)}
+    if verb == "call":
+        return _("%(who)s chose trump: %(suit)s.") % {"who": who, "suit": suit_name(arg)}
+    if verb == "thirteenth":
+        return _("%(who)s took the suit of the thirteenth card as trump.") % {"who": who}
+    if verb == "redeal":
+        return _("%(who)s asked for a redeal.") % {"who": who}
+    if verb == "pass":
+        return _("%(who)s passed.") % {"who": who}
+    if verb == "hide":
+        return _("%(who)s placed a card face down as trump.") % {"who": who}
+    if verb == "bid":
+        return _("%(who)s bid %(bid)s.") % {"who": who, "bid": bid_label(arg)}
+    if verb == "claim":
+        return _("%(who)s laid the hand open and claims every trick.") % {"who": who}
+    if verb == "ask":
+        return _("%(who)s asked to see the trump.") % {"who": who}
+    if verb == "reveal":
+        return _("%(who)s revealed the trump.") % {"who": who}
+    if verb == "timeout":
+        return _("Time ran out for %(who)s.") % {"who": who}
+    return ""
+
+
+def bid_label(bid: str) -> str:
+    """ "9H" -> "9 Hearts"."""
+    return _("%(count)s %(suit)s") % {"count": bid[:-1], "suit": suit_name(bid[-1])}
+
+
+def action_label(action: str) -> str:
+    verb, _sep, arg = action.partition(":")
+    labels = {
+        "thirteenth": _("Trump from my thirteenth card"),
+        "redeal": _("Ask for a redeal"),
+        "pass": _("Pass"),
+        "claim": _("Claim every trick (open my hand)"),
+        "ask": _("Ask to see the trump"),
+        "reveal": _("Reveal the trump"),
+    }
+    if verb == "call":
+        return suit_name(arg)
+    if verb == "bid":
+        return bid_label(arg)
+    if verb in ("hide", "play"):
+        return card_name(arg)
+    return labels.get(verb, action)
+
+
+def _deadline(payload: dict[str, Any]) -> dict[str, str] | None:
+    raw = payload.get("deadline")
+    if not raw:
+        return None
+    try:
+        when = datetime.fromisoformat(str(raw).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return {"iso": when.isoformat(), "text": when.strftime("%H:%M:%S UTC")}
+
+
+def _tens(view: dict[str, Any]) -> list[int]:
+    """Tens captured per team (Mendikot), counted from the completed tricks everyone saw."""
+    tens = [0, 0]
+    for trick in view.get("completed_tricks") or []:
+        tens[trick["winner"] % 2] += sum(1 for c in trick["cards"] if c["card"][0] == "T")
+    return tens
+
+
+def _announcement(seats: _Seats, view: dict[str, Any], to_move: int | None) -> str:
+    parts: list[str] = []
+    history = view.get("history") or []
+    if history:
+        seat, action = history[-1]
+        parts.append(_describe(seats, int(seat), str(action)))
+        done = view.get("completed_tricks") or []
+        if str(action).startswith("play:") and not view.get("trick") and done:
+            winner = done[-1]["winner"]
+            if winner == seats.me:
+                parts.append(_("You win the trick."))
+            else:
+                parts.append(_("%(who)s wins the trick.") % {"who": seats.name(winner)})
+    if to_move is not None:
+        if to_move == seats.me:
+            parts.append(_("Your turn."))
+        else:
+            parts.append(_("%(who)s to play.") % {"who": seats.name(to_move)})
+    return " ".join(p for p in parts if p)
+
+
+def _summary(
+    seats: _Seats, hand: dict[str, Any], fairness: dict[str, Any], table_id: Any, number: int
+) -> dict[str, Any] | None:
+    result = hand.get("result")
+    if not result:
+        return None
+    kind = result["kind"]
+    winner = result.get("winner")
+    seeds = fairness.get("server_seeds") or []
+    seed = seeds[number - 1] if 0 < number <= len(seeds) else None
+    return {
+        "kind": kind,
+        "word": result_word(kind),
+        "explained": result_explained(kind),
+        "winner": seats.team_name(winner) if winner is not None else "",
+        "we_won": seats.me is not None and winner is not None and seats.me % 2 == winner,
+        "tricks": [
+            {
+                "team": seats.team_name(t),
+                "tricks": result["tricks"][t],
+                "points": result["points"][t],
+            }
+            for t in (0, 1)
+        ],
+        "number": number,
+        "commitment": fairness.get("commitment"),
+        "seed": seed,
+        "table_id": table_id,
+        # Relative to the table page (/<lang>/play/<id>/), where every frame is shown.
+        "replay_url": f"replay/{number}/" if table_id else "",
     }
 
 
-def table_frame_html(payload: dict[str, Any], lang: str = "en") -> str:
-    with translation.override(lang):
-        return render_to_string("game/partials/table_live.html", {"p": payload})
+def _card(code: str | None) -> dict[str, Any] | None:
+    if not code:
+        return None
+    return {"code": code, "name": card_name(code), "svg": card_svg(code)}
 
 
-def error_html(code: str, message: str, lang: str = "en") -> str:
+def _card_action(code: str, playable: set[str], hideable: set[str]) -> str | None:
+    if code in playable:
+        return "play:" + code
+    if code in hideable:
+        return "hide:" + code
+    return None
+
+
+def _run(seats: _Seats, run: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not run:
+        return None
+    return {"who": seats.name(run["seat"]), "length": run["length"]}
+
+
+def table_context(payload: dict[str, Any]) -> dict[str, Any]:
+    """Everything the templates need, worked out from one state payload."""
+    seats = _Seats(payload)
+    full = payload.get("view") or {}
+    view: dict[str, Any] = full.get("hand") or {}
+    match: dict[str, Any] = full.get("match") or {}
+    fairness: dict[str, Any] = full.get("fairness") or {}
+    table: dict[str, Any] = payload.get("table") or {}
+    legal: list[str] = [str(a) for a in payload.get("legal") or []]
+    version = payload.get("version", 0)
+    to_move = payload.get("to_move")
+    me = seats.me
+    phase = view.get("phase")
+
+    def form(action: str) -> dict[str, Any]:
+        return {"action": action, "label": action_label(action)}
+
+    playable = {a.split(":", 1)[1] for a in legal if a.startswith("play:")}
+    hideable = {a.split(":", 1)[1] for a in legal if a.startswith("hide:")}
+    own_cards = [str(c) for c in view.get("hand") or []]
+    hand_groups = [
+        {
+            "suit": suit,
+            "suit_name": suit_name(suit),
+            "cards": [
+                {
+                    "code": c,
+                    "name": card_name(c),
+                    "svg": card_svg(c),
+                    "action": _card_action(c, playable, hideable),
+                }
+                for c in cards
+            ],
+        }
+        for suit, cards in sort_hand(own_cards)
+    ]
+    choices = [form(a) for a in legal if not a.startswith(("play:", "hide:", "bid:"))]
+    calls = [a for a in choices if a["action"].startswith("call:")]
+    others = [a for a in choices if not a["action"].startswith("call:")]
+    for c in calls:
+        c["body"] = mark_safe(pip_svg(c["action"][-1]) + f"<span>{escape(c['label'])}</span>")
+    bids = [form(a) for a in legal if a.startswith("bid:")]
+    bid_rows: list[dict[str, Any]] = []
+    for b in bids:
+        count = b["action"][4:-1]
+        if not bid_rows or bid_rows[-1]["count"] != count:
+            bid_rows.append({"count": count, "bids": []})
+        b["pip"] = pip_svg(b["action"][-1])
+        b["suit_name"] = suit_name(b["action"][-1])
+        bid_rows[-1]["bids"].append(b)
+
+    counts = view.get("hand_counts") or [0, 0, 0, 0]
+    trick = {int(p["seat"]): str(p["card"]) for p in view.get("trick") or []}
+    leader = (view.get("trick") or [{}])[0].get("seat") if view.get("trick") else None
+    open_hands = {int(o["seat"]): list(o["cards"]) for o in view.get("open_hands") or []}
+    places = []
+    for seat in range(4):
+        card = trick.get(seat)
+        places.append(
+            {
+                "seat": seat,
+                "place": seats.place(seat),
+                "name": seats.name(seat),
+                "role": seats.role(seat),
+                "bot": bool((seats.info.get(seat) or {}).get("bot")),
+                "connected": (seats.info.get(seat) or {}).get("connected", True),
+                "count": counts[seat] if seat < len(counts) else 0,
+                "backs": range(0 if seat == me or seat in open_hands else min(counts[seat], 13)),
+                "open": [_card(c) for c in open_hands.get(seat, [])],
+                "to_move": seat == to_move,
+                "leads": seat == leader,
+                "dealer": seat == view.get("dealer"),
+                "caller": seat == view.get("caller"),
+                "played": _card(card),
+            }
+        )
+    # The trick in the middle, in the order the viewer's eyes go round: bottom, right, top, left.
+    places.sort(key=lambda p: seats.relative(p["seat"]))
+
+    trump = view.get("trump")
+    hidden = view.get("hidden") or None
+    hidden_card = hidden.get("card") if hidden else None
+    last = (view.get("completed_tricks") or [])[-1:] or None
+    last_trick = None
+    if last:
+        lt = last[0]
+        last_trick = {
+            "winner": seats.name(lt["winner"]),
+            "cards": [
+                {**_card(c["card"]), "who": seats.name(c["seat"]), "won": c["seat"] == lt["winner"]}
+                for c in lt["cards"]
+            ],
+        }
+    contract = view.get("contract")
+    tricks_taken = view.get("tricks_taken") or [0, 0]
+    teams = [
+        {
+            "name": seats.team_name(t),
+            "mine": me is not None and me % 2 == t,
+            "tricks": tricks_taken[t],
+            "score": (match.get("scores") or [0, 0])[t],
+        }
+        for t in (0, 1)
+    ]
+    teams.sort(key=lambda t: not t["mine"])  # your own team first
+    hands_played = int(match.get("hands_played") or 0)
+    # A finished hand: the table may send it as "last_hand" (the next one is already
+    # dealt); at the end of a match the current hand is the finished one.
+    summary = None
+    last_hand = payload.get("last_hand")
+    if isinstance(last_hand, dict) and last_hand.get("result"):
+        summary = _summary(seats, last_hand, fairness, table.get("id"), hands_played)
+    elif phase == "over":
+        summary = _summary(seats, view, fairness, table.get("id"), hands_played)
+    # The live frame has no finished hand in it: while the next hand is young, the page
+    # fetches the summary of the last one over HTTP (game.views.hand_summary).
+    summary_url = ""
+    if summary is None and hands_played and table.get("id") and not view.get("completed_tricks"):
+        summary_url = f"summary/{hands_played}/"
+    match_over = None
+    if match.get("is_over"):
+        w = match.get("winner")
+        match_over = {
+            "winner": seats.team_name(w) if w is not None else "",
+            "we_won": me is not None and w is not None and me % 2 == w,
+            "scores": teams,
+        }
+
+    if to_move is None:
+        status = ""
+    elif phase == "call":
+        status = (
+            _("Your call: choose trump.")
+            if to_move == me
+            else _("%(who)s is choosing trump.") % {"who": seats.name(to_move)}
+        )
+    elif phase == "bid":
+        status = (
+            _("Your bid.") if to_move == me else _("%(who)s to bid.") % {"who": seats.name(to_move)}
+        )
+    elif to_move == me:
+        status = _("Your turn: play a card.") if not trick else _("Your turn.")
+    else:
+        status = _("%(who)s to play.") % {"who": seats.name(to_move)}
+
+    measure = match.get("measure")
+    target = match.get("target")
+    if measure == "points":
+        goal = _("First to %(n)s points wins the match.") % {"n": target}
+    elif measure == "difference":
+        goal = _("A team %(n)s points behind loses the match.") % {"n": target}
+    else:
+        goal = ngettext(
+            "First to %(n)s hand wins the match.",
+            "First to %(n)s hands wins the match.",
+            target or 0,
+        ) % {"n": target}
+
+    variant = str(view.get("variant") or table.get("variant") or "rung")
+    return {
+        "table_id": table.get("id"),
+        "version": version,
+        "seat": me,
+        "phase": phase,
+        "variant": variant,
+        "variant_name": variant_name(variant),
+        "to_move": to_move,
+        "my_turn": me is not None and to_move == me,
+        "status": status,
+        "announce": _announcement(seats, view, to_move),
+        "hand_groups": hand_groups,
+        "hiding": bool(hideable),
+        # Dim only what cannot be played now; while others move, cards look normal.
+        "dim_others": bool(playable or hideable),
+        "calls": calls,
+        "others": others,
+        "bid_rows": bid_rows,
+        "places": places,
+        "trump": {"suit": trump, "name": suit_name(trump), "pip": pip_svg(trump)}
+        if trump
+        else None,
+        "hidden": hidden,
+        "hidden_card": _card(hidden_card),
+        "card_back": card_back_svg(),
+        "thirteenth": _card(view.get("thirteenth_card")),
+        "turned": _card(view.get("turned_card")),
+        "bids": [
+            {
+                "who": seats.name(b["seat"]),
+                "bid": _("Pass") if b["bid"] == "pass" else bid_label(b["bid"]),
+            }
+            for b in view.get("bids") or []
+        ],
+        "contract": {"count": contract[0], "who": seats.name(contract[1])} if contract else None,
+        "teams": teams,
+        "pile": view.get("pile") or 0,
+        "double_sar": variant == "double_sar",
+        "run": _run(seats, view.get("run")),
+        "tens": _tens(view) if variant == "mendikot" else None,
+        "goal": goal,
+        "hands_played": hands_played,
+        "finished": range(1, hands_played + 1) if table.get("id") else range(0),
+        "deadline": _deadline(payload),
+        "last_trick": last_trick,
+        "summary": summary,
+        "summary_url": summary_url,
+        "match_over": match_over,
+        "emotes": [{"emote": e, "label": emote_word(e)} for e in payload.get("emotes") or EMOTES]
+        if me is not None and full
+        else [],
+        "waiting": not full,
+        "status_code": table.get("status") or "",
+        "commitment": fairness.get("commitment"),
+        "forced": next(iter(playable)) if len(legal) == 1 and playable else None,
+    }
+
+
+def variant_name(variant: str) -> str:
+    names = {
+        "rung": _("Rung"),
+        "single_sar": _("Single Sar"),
+        "hidden": _("Hidden Rung"),
+        "double_sar": _("Double Sar"),
+        "be_ranga": _("Be-Ranga"),
+        "mendikot": _("Mendikot"),
+        "hukum": _("Hukum"),
+    }
+    return names.get(variant, variant)
+
+
+def table_frame_html(payload: dict[str, Any], lang: str) -> str:
+    """The HTML of one state frame, for the seat the payload was made for."""
     with translation.override(lang):
-        text = _error_words().get(code, _("That did not work."))
+        context = {**table_context(payload), "oob": True}
+        return render_to_string("game/partials/table_frame.html", context)
+
+
+def table_live_html(payload: dict[str, Any], lang: str) -> str:
+    """The same table drawn into the page itself (first paint, and no JavaScript)."""
+    with translation.override(lang):
+        context = {**table_context(payload), "oob": False}
+        return render_to_string("game/partials/table_frame.html", context)
+
+
+def error_html(code: str, message: str, lang: str) -> str:
+    """An error for this socket only. The engine's `message` is English, so it is shown
+    (as an English aside) only on English pages; other pages get the code's own words."""
+    with translation.override(lang):
+        text = error_text(code)
+        detail = escape(message) if lang == "en" and message else ""
         return render_to_string(
-            "game/partials/table_error.html", {"code": code, "text": text, "message": message}
+            "game/partials/error.html", {"code": code, "text": text, "detail": detail}
         )
 
 
-def emote_html(frame: dict[str, Any], lang: str = "en") -> str:
+def emote_html(frame: dict[str, Any], lang: str) -> str:
+    """A fixed emote from one seat; table.js puts the seat's name in front of it."""
     with translation.override(lang):
-        return render_to_string("game/partials/table_emote.html", {"e": frame})
+        return render_to_string(
+            "game/partials/table_emote.html",
+            {"seat": frame.get("seat"), "label": emote_word(str(frame.get("emote")))},
+        )
+
+
+def lobby_html(tables: list[dict[str, Any]], lang: str) -> str:
+    """The lobby socket's frame: a doorbell, not the list. The list carries players'
+    ratings, which live in the database, so the page fetches it afresh over HTTP
+    (``game.views.lobby`` answers htmx with the list alone)."""
+    from django.urls import reverse
+
+    with translation.override(lang):
+        url = reverse("game:lobby")
+    return (
+        f'<div id="lobby-bell" hx-swap-oob="true" data-tables="{len(tables)}">'
+        f'<div hx-get="{escape(url)}" hx-trigger="load" hx-target="#lobby-tables" '
+        f'hx-swap="innerHTML"></div></div>'
+    )

@@ -33,6 +33,7 @@ urlpatterns += i18n_patterns(
     path("", views.home, name="home"),
     # /<lang>/accounts/… and /<lang>/players/<username>/
     path("", include("accounts.urls")),
+    path("play/", include("game.urls")),  # live tables: lobby, Play now, table, replay
     path("", include("guide.urls")),
     path("learn/", include("tutorials.urls")),
     prefix_default_language=True,

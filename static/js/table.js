@@ -1,0 +1,127 @@
+// The live table's few behaviours on top of htmx: countdown, roving focus over the legal
+// cards (arrows move, Enter plays), auto-play of a forced card (the player's choice, kept
+// in localStorage) and the connection notice. Without JavaScript the deadline shows as text.
+(function () {
+  "use strict";
+  var AUTO_KEY = "baithak.autoplayForced";
+  var hadFocus = false;
+  var lastCard = null;
+
+  function live() { return document.getElementById("table-live"); }
+  // The hand is laid out left to right in every language (a card's index is top left).
+  function rtl(el) { return window.getComputedStyle(el).direction === "rtl"; }
+
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll("time.countdown").forEach(function (el) {
+      var end = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(end)) { return; }
+      var left = Math.max(0, Math.round((end - now) / 1000));
+      var m = Math.floor(left / 60), s = left % 60;
+      el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+      el.classList.toggle("urgent", left <= 5);
+    });
+  }
+
+  function cards() {
+    var root = live();
+    return root ? Array.prototype.slice.call(root.querySelectorAll(".hand-cards button.card")) : [];
+  }
+
+  function setRoving(target) {
+    cards().forEach(function (b) { b.tabIndex = b === target ? 0 : -1; });
+  }
+
+  function initRoving() {
+    var list = cards();
+    if (!list.length) { return; }
+    var keep = list.filter(function (b) { return b.dataset.action === lastCard; })[0];
+    setRoving(keep || list[0]);
+  }
+
+  function onKey(ev) {
+    var btn = ev.target.closest && ev.target.closest(".hand-cards button.card");
+    if (!btn) { return; }
+    var list = cards(), i = list.indexOf(btn), next = null;
+    var forward = rtl(btn) ? "ArrowLeft" : "ArrowRight", back = rtl(btn) ? "ArrowRight" : "ArrowLeft";
+    if (ev.key === forward || ev.key === "ArrowDown") { next = list[(i + 1) % list.length]; }
+    else if (ev.key === back || ev.key === "ArrowUp") { next = list[(i - 1 + list.length) % list.length]; }
+    else if (ev.key === "Home") { next = list[0]; }
+    else if (ev.key === "End") { next = list[list.length - 1]; }
+    if (next) { ev.preventDefault(); setRoving(next); next.focus(); lastCard = next.dataset.action; }
+  }
+
+  // After a new frame: keep keyboard players where they were (the old buttons are gone).
+  function restoreFocus() {
+    if (!hadFocus) { return; }
+    var root = live();
+    var active = document.activeElement;
+    if (!root || (active !== root && root.contains(active))) { return; }
+    var target = root.querySelector(".hand-cards button.card[tabindex='0']") ||
+      root.querySelector(".choices button") || root;
+    if (target === root) { root.tabIndex = -1; }
+    if (target === active) { return; }
+    target.focus({ preventScroll: true });
+  }
+
+  function autoPlay() {
+    var root = live(), box = document.getElementById("autoplay-forced");
+    if (!root || !box || !box.checked || !root.dataset.forced) { return; }
+    var version = root.dataset.version, action = root.dataset.forced;
+    window.setTimeout(function () {
+      var now = live();
+      if (!now || now.dataset.version !== version) { return; }
+      var btn = now.querySelector("button[data-action='" + action + "']");
+      if (btn) { btn.click(); }
+    }, 900);
+  }
+
+  // A waiting table that starts: reload once, so the seat controls give way to the game.
+  function statusChange() {
+    var page = document.querySelector("[data-initial-status]"), root = live();
+    if (page && root && page.dataset.initialStatus === "waiting" &&
+        root.dataset.status && root.dataset.status !== "waiting") {
+      window.location.reload();
+    }
+  }
+
+  // An emote names its seat; put the player's name (as this page shows it) in front.
+  function emoteNames() {
+    document.querySelectorAll("#table-emote .emote-bubble").forEach(function (p) {
+      var who = document.querySelector(".seat[data-seat='" + p.dataset.seat + "'] .who");
+      var slot = p.querySelector(".emote-who");
+      if (who && slot && !slot.textContent) { slot.textContent = who.textContent + ":"; }
+    });
+  }
+
+  function afterFrame() { initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
+
+  document.addEventListener("focusin", function (ev) {
+    var root = live();
+    hadFocus = !!(root && root.contains(ev.target));
+    var b = ev.target.closest && ev.target.closest(".hand-cards button.card");
+    if (b) { lastCard = b.dataset.action; setRoving(b); }
+  });
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("htmx:wsAfterMessage", function () { window.setTimeout(afterFrame, 0); });
+  document.addEventListener("htmx:wsOpen", function () { setConn(""); });
+  document.addEventListener("htmx:wsClose", function () { setConn("closed"); });
+
+  function setConn(state) {
+    var el = document.getElementById("conn-status");
+    if (el) { el.textContent = state ? el.dataset.closed : ""; }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("autoplay-forced");
+    if (box) {
+      box.checked = window.localStorage.getItem(AUTO_KEY) === "1";
+      box.addEventListener("change", function () {
+        window.localStorage.setItem(AUTO_KEY, box.checked ? "1" : "0");
+        autoPlay();
+      });
+    }
+    afterFrame();
+    window.setInterval(tick, 500);
+  });
+})();

@@ -1,0 +1,349 @@
+"""Live tables in Debian's Chromium, against a real daphne (HTTP and WebSocket) on a
+throw-away SQLite database: a guest plays a whole Rung hand by mouse, then by keyboard
+only; two signed-in players share a table with two bots; screenshots in three languages
+at 1280 and 390 px; axe finds no serious or critical violation on the table."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+DAPHNE = (
+    "import bootstrap; bootstrap.ensure_baithak_importable(); "
+    "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Site:
+    """One daphne process (HTTP + WebSocket + its clock) on its own database."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+        self.env.update(
+            DATABASE_URL=f"sqlite:///{tmp / 'tables.sqlite3'}",
+            REDIS_URL="",
+            TABLES_BOT_PAUSE="0.05,0.1",  # bots move at once: the test plays, not waits
+            PYTHONPATH=str(ROOT),
+        )
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tmp / "daphne.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def manage(self, *args: str, code: str | None = None) -> dict[str, Any]:
+        cmd = [sys.executable, "manage.py", *args] + (["-c", code] if code else [])
+        done = subprocess.run(
+            cmd, cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        for line in done.stdout.splitlines():
+            if line.startswith("RESULT:"):
+                return dict(json.loads(line[len("RESULT:") :]))
+        return {}
+
+    def start(self) -> None:
+        self.manage("migrate", "--noinput")
+        log = open(self.log, "ab")  # noqa: SIM115 - lives as long as the process
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", DAPHNE, "--websocket_timeout", "-1", "-b", "127.0.0.1",
+             "-p", str(self.port), "baithak.asgi:application"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            assert self.proc.poll() is None, self.log.read_text()
+            assert time.monotonic() < deadline, "daphne did not come up"
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    s = Site(tmp_path_factory.mktemp("tables"))
+    s.start()
+    yield s
+    s.stop()
+
+
+def _console_errors(page: Any) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def _play_now(page: Any, site: Site, lang: str = "en") -> None:
+    page.goto(f"{site.url}/{lang}/")
+    page.locator("form[action$='/play/now/'] button").click()
+    page.wait_for_url(f"{site.url}/{lang}/play/*/")
+    page.wait_for_selector("#table-live .felt")
+
+
+MY_TURN = "#table-live.my-turn"
+READY = f"{MY_TURN} .hand-cards button.card, {MY_TURN} .choices button, #table-live nav.replays"
+
+
+def _version(page: Any) -> str:
+    return str(page.locator("#table-live").get_attribute("data-version"))
+
+
+def _wait_new_frame(page: Any, before: str) -> None:
+    page.wait_for_function(
+        "v => document.getElementById('table-live').dataset.version !== v",
+        arg=before,
+        timeout=20_000,
+    )
+
+
+def _finished(page: Any) -> bool:
+    return page.locator("#table-live nav.replays").count() > 0
+
+
+def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
+    page: Any, site: Site, artifacts_dir: Path
+) -> None:
+    errors = _console_errors(page)
+    _play_now(page, site)
+    assert "Sign up to keep your statistics" in page.content()
+    page.locator("#autoplay-forced").check()  # the player's choice, kept in localStorage
+    announced: set[str] = set()
+    moves = autoplayed = 0
+    for _ in range(200):
+        page.wait_for_selector(READY, timeout=30_000)
+        announced.add(page.locator("#table-announce").inner_text())
+        if _finished(page):
+            break
+        before = _version(page)
+        if page.locator(f"{MY_TURN}[data-forced]").count():
+            _wait_new_frame(page, before)  # a forced card plays itself after a pause
+            autoplayed += 1
+            continue
+        cards = page.locator(f"{MY_TURN} .hand-cards button.card")
+        if cards.count():
+            # Only legal cards are buttons; the others are dimmed pictures.
+            legal = page.locator(f"{MY_TURN} .hand-cards .card").count()
+            assert cards.count() <= legal
+            cards.first.click()
+        else:
+            page.locator(f"{MY_TURN} .choices button").first.click()
+        moves += 1
+        _wait_new_frame(page, before)
+    assert _finished(page), "the hand did not end"
+    assert moves + autoplayed >= 5
+    assert page.evaluate("() => localStorage.getItem('baithak.autoplayForced')") == "1"
+    text = " ".join(announced)
+    assert "played the" in text and "trick." in text
+    # The live table shows the result of the hand that ended (fetched while the next starts).
+    page.wait_for_selector("#table-live .hand-summary", timeout=15_000)
+    live = page.locator("#table-live .hand-summary").inner_text()
+    assert "Hand 1 is over" in live and ("Winner" in live or "dealt again" in live)
+    page.screenshot(path=str(artifacts_dir / "tables-after-hand-en-1280.png"), full_page=True)
+    page.locator("#table-live nav.replays a").first.click()
+    page.wait_for_selector(".hand-summary")
+    result = page.locator(".hand-summary").inner_text()
+    assert "Result" in result and ("Winner" in result or "dealt again" in result)
+    assert "✔ The server seed is in the chain" in page.content()
+    assert "✔ The deal recomputes from the seeds." in page.content()
+    page.screenshot(path=str(artifacts_dir / "tables-replay-en-1280.png"), full_page=True)
+    assert errors == []
+
+
+def test_guest_plays_a_whole_rung_hand_with_the_keyboard_only(page: Any, site: Site) -> None:
+    _play_now(page, site)
+    moved_by_arrow = False
+    for _ in range(300):
+        page.wait_for_selector(READY, timeout=30_000)
+        if _finished(page):
+            break
+        before = _version(page)
+        # Tab to the first control of the table if focus is not already on one.
+        for _tab in range(40):
+            inside = page.evaluate(
+                "() => { const a = document.activeElement; const r = document.getElementById("
+                "'table-live'); return !!a && a !== r && r.contains(a) && a.tagName === 'BUTTON'"
+                " && !a.classList.contains('emote'); }"
+            )
+            if inside:
+                break
+            page.keyboard.press("Tab")
+        focused = page.evaluate("() => document.activeElement.dataset.action || ''")
+        assert focused, "Tab never reached a move"
+        if (
+            focused.startswith("play:")
+            and page.locator(f"{MY_TURN} .hand-cards button.card").count() > 1
+        ):
+            page.keyboard.press("ArrowRight")
+            after = page.evaluate("() => document.activeElement.dataset.action || ''")
+            moved_by_arrow = moved_by_arrow or (after != focused and after.startswith("play:"))
+        page.keyboard.press("Enter")
+        _wait_new_frame(page, before)
+    assert _finished(page), "the hand did not end"
+    assert moved_by_arrow, "the arrow keys never moved between legal cards"
+
+
+@pytest.mark.parametrize("lang", ["en", "ur", "hi"])
+def test_table_screenshots_and_axe_in_every_language(
+    browser: Any, site: Site, artifacts_dir: Path, lang: str
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        errors = _console_errors(page)
+        _play_now(page, site, lang)
+        # Play on until it is our turn in the middle of play (a trick on the table).
+        for _ in range(60):
+            page.wait_for_selector(READY, timeout=30_000)
+            if page.locator(f"{MY_TURN}.phase-play .trick .played").count():
+                break
+            before = _version(page)
+            cards = page.locator(f"{MY_TURN} .hand-cards button.card")
+            (
+                cards.first if cards.count() else page.locator(f"{MY_TURN} .choices button").first
+            ).click()
+            _wait_new_frame(page, before)
+        assert page.locator("html").get_attribute("dir") == ("rtl" if lang == "ur" else "ltr")
+        page.locator(".last-trick summary").first.click() if page.locator(
+            ".last-trick"
+        ).count() else None
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifacts_dir / f"tables-{lang}-{width}.png"), full_page=True)
+        # Nothing wider than the phone: no sideways scrolling.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+        results = Axe().run(page)
+        assert results.response["testEngine"]["name"] == "axe-core"
+        bad = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], bad
+        assert errors == []
+        context.close()
+
+
+SETUP_TWO = r"""
+import json
+from django.contrib.auth import get_user_model
+from django.test import Client
+from game import services
+User = get_user_model()
+users = [User.objects.create_user(name, password="pw") for name in ("amna", "bilal")]
+cookies = []
+for u in users:
+    c = Client()
+    c.force_login(u)
+    cookies.append(c.cookies["sessionid"].value)
+own = [services.Owner(u, None) for u in users]
+t = services.create_table(owner=own[0], variant="rung", bots=[1, 3], move_seconds=120)
+services.take_seat(table_id=t.pk, owner=own[1], seat=2)
+services.start_table(table_id=t.pk, owner=own[0])
+print("RESULT:" + json.dumps({"table": t.pk, "cookies": cookies}))
+"""
+
+
+def test_two_signed_in_browsers_and_two_bots_play_a_hand(browser: Any, site: Site) -> None:
+    setup = site.manage("shell", code=SETUP_TWO)
+    pages = []
+    for cookie in setup["cookies"]:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.add_cookies([{"name": "sessionid", "value": cookie, "url": site.url}])
+        page = context.new_page()
+        page.goto(f"{site.url}/en/play/{setup['table']}/")
+        page.wait_for_selector("#table-live .felt")
+        pages.append(page)
+    # A move timer: the countdown runs (m:ss), from the deadline the server sent.
+    pages[0].wait_for_function(
+        "() => /^\\d+:\\d\\d$/.test("
+        "(document.querySelector('time.countdown') || {}).textContent || '')"
+    )
+    # Partners: each sees the other across the table, by name.
+    assert "bilal" in pages[0].locator(".seat-top .who").inner_text()
+    assert "amna" in pages[1].locator(".seat-top .who").inner_text()
+    deadline = time.monotonic() + 240
+    while not all(_finished(p) for p in pages):
+        assert time.monotonic() < deadline, "the hand did not end"
+        acted = False
+        for page in pages:
+            if _finished(page):
+                continue
+            cards = page.locator(f"{MY_TURN} .hand-cards button.card")
+            choices = page.locator(f"{MY_TURN} .choices button")
+            if cards.count() or choices.count():
+                before = _version(page)
+                (cards.first if cards.count() else choices.first).click()
+                _wait_new_frame(page, before)
+                acted = True
+        if not acted:
+            pages[0].wait_for_timeout(100)
+    # Both saw the same table: the same finished hand, the same match score.
+    scores = [p.locator(".teams").inner_text() for p in pages]
+    assert scores[0] == scores[1]
+    for page in pages:
+        page.context.close()
+
+
+NEW_USER = r"""
+import json
+from django.contrib.auth import get_user_model
+from django.test import Client
+u = get_user_model().objects.create_user("cyra", password="pw")
+c = Client()
+c.force_login(u)
+print("RESULT:" + json.dumps({"cookie": c.cookies["sessionid"].value}))
+"""
+
+
+def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Site) -> None:
+    errors = _console_errors(page)
+    page.goto(f"{site.url}/en/play/")
+    page.wait_for_timeout(800)  # the lobby socket is open and has sent its first frame
+    # Someone else creates a public Mendikot table from the form.
+    made = site.manage("shell", code=NEW_USER)
+    other = browser.new_context()
+    other.add_cookies([{"name": "sessionid", "value": made["cookie"], "url": site.url}])
+    host = other.new_page()
+    host.goto(f"{site.url}/en/play/new/")
+    host.locator("select[name=variant]").select_option("mendikot")
+    host.locator("form.create-form button[type=submit]").click()
+    host.wait_for_url(f"{site.url}/en/play/*/")
+    table_path = host.url.removeprefix(site.url)
+    # No reload here: the lobby socket rings and the list is fetched again.
+    page.wait_for_selector(f"#lobby-tables a[href='{table_path}']", timeout=10_000)
+    assert "Mendikot" in page.locator("#lobby-tables").inner_text()
+    assert "cyra" in page.locator("#lobby-tables").inner_text()
+    other.close()
+    assert errors == []
