@@ -15,7 +15,7 @@ from game import state as states
 from game.engine import courtpiece as cp
 from game.models import Table
 from tests.accounts.conftest import PASSWORD
-from tests.accounts.english import english_words
+from tests.language import english_left
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_table_lobby_and_new_table_pages_have_no_english(
 ) -> None:
     response = client.post(f"/{lang}/play/now/")
     page = client.get(response["Location"])
-    assert english_words(page.content.decode(), lang, ALLOWED) == []
+    assert english_left(page.content.decode(), lang, allowed=ALLOWED) == []
     make_user("alice")
     client.login(username="alice", password=PASSWORD)
     client.post(
@@ -98,7 +98,7 @@ def test_table_lobby_and_new_table_pages_have_no_english(
     )
     for url in (f"/{lang}/play/", f"/{lang}/play/new/"):
         html = client.get(url).content.decode()
-        assert english_words(html, lang, ALLOWED) == [], url
+        assert english_left(html, lang, allowed=ALLOWED) == [], url
 
 
 def test_new_table_form_offers_every_engine_option_with_its_default(
@@ -285,4 +285,4 @@ def test_summary_and_replay_pages_have_no_english_in_ur_and_hi(client: Client) -
             f"/{lang}/play/{table.pk}/replay/1/",
         ):
             html = client.get(url).content.decode()
-            assert english_words(html, lang, ALLOWED) == [], url
+            assert english_left(html, lang, allowed=ALLOWED) == [], url

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from game.engine import courtpiece as cp
 from game.render import card_name, error_html, table_frame_html, table_live_html
-from tests.accounts.english import english_words
+from tests.language import english_left
 
 from .payloads import RULESETS, payload, walk
 
@@ -309,7 +309,7 @@ def test_no_english_left_in_ur_and_hi_frames(lang: str) -> None:
                 continue
             for seat in (m.to_move, None):
                 html = table_frame_html(payload(m, seat, version), lang)
-                assert english_words(html, lang, allowed) == [], (variant, version)
+                assert english_left(html, lang, allowed=allowed) == [], (variant, version)
 
 
 @pytest.mark.parametrize(
