@@ -6,12 +6,14 @@ for its seat and scanned for seeds not yet revealed and for dice not yet thrown.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,28 @@ ROOT = Path(__file__).resolve().parents[2]
 def _bot_pool() -> Iterator[None]:
     yield
     bgbot.shutdown()
+
+
+class Pace:
+    """Keep one socket under the consumer's rate limit (10 frames a second after a burst
+    of 20): a fast random game would otherwise be refused with rate_limited."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    async def wait(self) -> None:
+        gap = 0.11 - (time.monotonic() - self.last)
+        if gap > 0:
+            await asyncio.sleep(gap)
+        self.last = time.monotonic()
+
+
+async def _states_to(comm: Any, version: int) -> list[dict[str, Any]]:
+    """``until_version``, but an error frame on the way fails the test at once."""
+    got = await until_version(comm, version)
+    errors = [f for f in got if f.get("type") == "error"]
+    assert not errors, errors
+    return got
 
 
 def _game_of(s: Any) -> bg.Game:
@@ -133,6 +157,7 @@ def _play_sockets(
         for frame in await settle(spectator):
             await check(frame, None)
         frames = 0
+        paces = [Pace(), Pace()]
         while True:
             version = latest[0]["version"]
             s = await at(version)
@@ -144,15 +169,16 @@ def _play_sockets(
             frame = latest[mover]
             assert frame["version"] == version and frame["legal"]
             action = choose(s, frame["legal"], rng)
+            await paces[mover].wait()
             await socks[mover].send_json_to(
                 {"type": "action", "action": action, "version": version}
             )
             for seat, comm in enumerate(socks):
-                for got in await until_version(comm, version + 1):
+                for got in await _states_to(comm, version + 1):
                     await check(got, seat)
                     frames += 1
                     latest[seat] = got
-            for got in await until_version(spectator, version + 1):
+            for got in await _states_to(spectator, version + 1):
                 await check(got, None)
         for comm in [*socks, spectator]:
             await comm.disconnect()
@@ -328,16 +354,17 @@ def test_play_now_a_guest_plays_a_whole_money_game_against_gnubg(transactional_d
     async def body() -> dict[str, Any]:
         comm = socket(table.pk, cookie)
         assert (await comm.connect())[0]
+        pace = Pace()
         while True:
             frame = await comm.receive_json_from(timeout=60)
-            if frame["type"] != "state":
-                continue
+            assert frame["type"] == "state", frame
             await database_sync_to_async(ref.check_frame)(frame, 0)
             if frame["view"]["phase"] == "over":
                 await comm.disconnect()
                 return frame
             if frame["legal"]:
                 s = await database_sync_to_async(ref.at)(frame["version"])
+                await pace.wait()
                 await comm.send_json_to({
                     "type": "action", "action": _random_play(s, frame["legal"], rng),
                     "version": frame["version"],
