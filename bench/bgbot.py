@@ -5,12 +5,14 @@ Each round, every one of N money-game tables (a signed-in player at seat 0 with 
 counted open, GNU Backgammon at seat 1, ``bot_level`` set per run) is brought to a
 position where the bot is to move: the player's random legal moves go through
 ``services.apply_action``, so the bot's deadline is stored as the table would store it
-(with no human-like pause: ``TABLES_BOT_PAUSE = 0``). Then the clock's own path runs, as ``game.clock.run`` does each time it
-wakes: ``await database_sync_to_async(services.fire_due)()``, until no bot there is to
-move (a bot's turn is two deadlines: its roll or cube decision, then its checker move). A
-table's latency is from that moment (all N bots' turns have begun and are due) to the
-bot's turn-ending action stored (``Action.created_at``, just before the commit that tells
-its sockets): its move, or a roll with no legal move, or a double. Decisions run in ``game.bgbot``'s spawn-started gnubg workers.
+(with no human-like pause: ``TABLES_BOT_PAUSE = 0``). Then the clock's own path runs, as
+``game.clock.run`` does each time it wakes: ``await
+database_sync_to_async(services.fire_due)()``, until no bot there is to move (a bot's turn
+is two deadlines: its roll or cube decision, then its checker move). A table's latency is
+from that moment (all N bots' turns have begun and are due) to the bot's turn-ending
+action stored (``Action.created_at``, just before the commit that tells its sockets): its
+move, or a roll with no legal move, or a double. Decisions run in ``game.bgbot``'s
+spawn-started gnubg workers.
 
     /work/wtvenv/bin/python bench/bgbot.py                  # 50 tables, 8 rounds a level
     /work/wtvenv/bin/python bench/bgbot.py --tables 10 --rounds 2   # a quick look

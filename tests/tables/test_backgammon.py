@@ -406,6 +406,25 @@ def test_the_bot_plays_through_services_fire_at_the_tables_level(users: list[Any
     assert fired
 
 
+def test_the_move_timer_plays_the_bots_choice_for_a_player_who_lets_it_run_out(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
+    table = _table(users, move_seconds=1)
+    for seat in (0, 1):
+        services.seat_connected(table_id=table.pk, seat=seat)
+    table.refresh_from_db()
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
+    before = state.load(table)
+    assert not services.fire(table.pk, 0, Table.MOVE)  # not due yet
+    time.sleep(1.05)
+    assert services.fire(table.pk, 0, Table.MOVE)
+    assert not services.fire(table.pk, 0, Table.MOVE)  # once only
+    row = Action.objects.get(table=table, number=1)
+    assert (row.seat, row.source) == (before.to_move, Action.CLOCK)
+    assert row.action == bgbot.decide(before.view(before.to_move), "easy").action
+
+
 def test_a_gnubg_failure_plays_the_fallback_and_is_logged(
     users: list[Any], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -518,6 +537,12 @@ def test_the_api_creates_a_backgammon_table_with_the_bot(users: list[Any]) -> No
     assert match.status_code == 201 and match.json()["status"] == "waiting"
     assert match.json()["length"] == 5 and match.json()["target"] == 5
     assert client.get(f"/api/tables/{data['id']}/record?hand=1").status_code == 404
+    public = _post(client, token, "/api/tables", {"game": "backgammon", "length": 7})
+    lobby = client.get("/api/tables?game=backgammon").json()["tables"]
+    assert sorted((t["id"], t["length"], t["status"]) for t in lobby) == [
+        (data["id"], 0, "playing"), (public.json()["id"], 7, "waiting")
+    ]  # the private match table is not listed
+    assert client.get("/api/tables?game=courtpiece").json()["tables"] == []
     # A guest may play the bot, not people.
     guest, gtoken = _client()
     assert _post(guest, gtoken, "/api/tables",
