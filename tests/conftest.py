@@ -1,4 +1,6 @@
-"""Shared fixtures for browser tests: Debian's Chromium driven by Playwright.
+"""Shared fixtures for every browser test (tests/browser, tests/backgammon_ui, …): Debian's
+Chromium driven by Playwright, one session for the whole run (Playwright's sync API
+refuses a second one while the first runs).
 
 Browser downloads are impossible here, so Playwright launches /usr/bin/chromium (installed
 by `make test` via scripts/ensure_system_deps.sh). The Django site is served by
@@ -14,16 +16,16 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-# Playwright's sync API runs an event loop; Django must allow ORM use from the live_server
-# test thread regardless.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; Django must allow ORM use
+    # from the live_server test thread regardless. Set only once a browser test runs, so
+    # the other tests keep Django's async-safety check.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make test` (it installs Debian's chromium)")
