@@ -2,8 +2,8 @@
 
 Each entry says how to check a table's settings, how to build the starting state (a
 ``game.engine.protocol.GameState``) from the stored table fields, how many seats there
-are and who won. Backgammon (issue #10) is one more entry here; nothing else in the
-live-table code names an engine.
+are and who won. Backgammon (issue #10) is one more entry here (its pieces are in
+``game.bgtable``); nothing else in the live-table code names an engine.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game import bots
+from game import bgtable, bots
 from game.engine import courtpiece as cp
 from game.engine.protocol import GameState
 
@@ -39,9 +39,31 @@ class GameSpec:
     # hands (or games) finished so far, oldest first, and the record of one
     finished: Callable[[Any], Sequence[Any]]
     record: Callable[[Any], str]
+    # (finished, counter) -> more fields for `GET …/record` (backgammon: dice, .mat)
+    record_extra: Callable[[Sequence[Any], int], dict[str, Any]] = lambda finished, n: {}
+    # (length, target) as a client sends them -> the stored Table.target, or ValueError
+    table_target: Callable[[Any, Any], int | None] = lambda length, target: _no_length(
+        length, target
+    )
+    # whether Table.target holds the protocol's `length` (backgammon) or a match target
+    target_is_length: bool = False
+    # (state, seat, table options) -> the bot's action; None: game.bots.choose
+    bot: Callable[[Any, int, dict[str, Any]], str] | None = None
 
-    def bot_action(self, state: Any, seat: int) -> str:
+    def bot_action(self, state: Any, seat: int, options: dict[str, Any] | None = None) -> str:
+        if self.bot is not None:
+            return self.bot(state, seat, dict(options or {}))
         return bots.choose(self.name, state.view(seat))
+
+    def length(self, target: int | None) -> int:
+        """The protocol's ``length`` of a table (0 where the game has none)."""
+        return (target or 0) if self.target_is_length else 0
+
+
+def _no_length(length: Any, target: Any) -> Any:
+    if isinstance(length, bool) or not isinstance(length, int) or length != 0:
+        raise ValueError("length is not an option of courtpiece")
+    return target
 
 
 def _cp_check(variant: str, options: dict[str, Any], target: int | None) -> None:
@@ -88,7 +110,27 @@ COURTPIECE = GameSpec(
     record=cp.to_record,
 )
 
-GAMES: dict[str, GameSpec] = {COURTPIECE.name: COURTPIECE}
+BACKGAMMON = GameSpec(
+    name="backgammon",
+    seats=2,
+    variants=(bgtable.VARIANT,),
+    default_variant=bgtable.VARIANT,
+    chain_length=bgtable.CHAIN_LENGTH,
+    check=bgtable.check,
+    build=bgtable.build,
+    teams=((0,), (1,)),
+    winner=bgtable.winner,
+    timeout_action=bgtable.timeout_action,
+    rating_game=lambda variant: "backgammon",  # accounts.games.BACKGAMMON
+    finished=bgtable.finished,
+    record=bgtable.record,
+    record_extra=bgtable.record_extra,
+    table_target=bgtable.table_target,
+    target_is_length=True,
+    bot=bgtable.bot_action,
+)
+
+GAMES: dict[str, GameSpec] = {COURTPIECE.name: COURTPIECE, BACKGAMMON.name: BACKGAMMON}
 
 
 def spec(game: str) -> GameSpec:

@@ -193,6 +193,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "variant": table.variant,
         "options": table.options,
         "target": table.target,
+        "length": GAMES[table.game].length(table.target) if table.game in GAMES else 0,
         "status": table.status,
         "private": table.private,
         "host": table.host.get_username() if table.host_id else None,
@@ -293,6 +294,7 @@ def hand_record(table_id: int, hand: int) -> dict[str, Any]:
         "client_seeds": list(table.client_seeds),
         "counter": counter,
         "hand": hand,
+        **game.record_extra(finished, counter),
     }
 
 
@@ -480,7 +482,7 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             action, source = game.timeout_action(game_state), Action.CLOCK
             assert action is not None
         else:
-            action = game.bot_action(game_state, seat)
+            action = game.bot_action(game_state, seat, table.options)
             source = Action.BOT if kind == Table.BOT else Action.CLOCK
         _append(table, seats, game_state, seat, action, source)
         return True
@@ -518,11 +520,15 @@ def fire_due(limit: int = 100) -> float | None:
 
 # ---------------------------------------------------------------------------- tables
 def _check_settings(
-    game: str, variant: str | None, options: Any, target: Any
-) -> tuple[GameSpec, str, dict[str, Any]]:
-    if game not in GAMES:
+    game: str, variant: str | None, options: Any, target: Any, length: Any = 0
+) -> tuple[GameSpec, str, dict[str, Any], int | None]:
+    if not isinstance(game, str) or game not in GAMES:
         raise TableError("bad_request", f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
     gspec = GAMES[game]
+    try:
+        target = gspec.table_target(length, target)  # backgammon keeps `length` in target
+    except ValueError as exc:
+        raise TableError("bad_request", str(exc)) from None
     variant = variant or gspec.default_variant
     if not isinstance(variant, str) or variant not in gspec.variants:
         raise TableError(
@@ -537,7 +543,7 @@ def _check_settings(
         gspec.check(variant, dict(options), target)
     except (ValueError, TypeError) as exc:
         raise TableError("bad_request", str(exc)) from None
-    return gspec, variant, dict(options)
+    return gspec, variant, dict(options), target
 
 
 def _check_client_seed(seed: Any) -> str:
@@ -552,7 +558,7 @@ def create_table(
     *,
     owner: Owner,
     game: str = "courtpiece",
-    variant: str | None = "rung",
+    variant: str | None = None,
     options: dict[str, Any] | None = None,
     private: bool = False,
     bots: Any = (),
@@ -564,11 +570,9 @@ def create_table(
 ) -> Table:
     """A new table with the owner at seat 0 and ``bots`` seated; it starts at once when
     every seat is filled. Guests may only create tables where every other seat is a bot."""
-    gspec, variant, options = _check_settings(game, variant, options, target)
+    gspec, variant, options, target = _check_settings(game, variant, options, target, length)
     if not isinstance(private, bool) or not isinstance(spectators, bool):
         raise TableError("bad_request", "private and spectators must be true or false")
-    if isinstance(length, bool) or not isinstance(length, int) or length != 0:
-        raise TableError("bad_request", f"length is not an option of {game}")
     if not isinstance(bots, list | tuple) or any(
         isinstance(b, bool) or not isinstance(b, int) for b in bots
     ):
@@ -627,8 +631,10 @@ def create_table(
     return table
 
 
-def play_now(*, owner: Owner, game: str = "courtpiece", variant: str = "rung") -> Table:
-    """A started table against bots, the owner at seat 0; guests welcome (never rated)."""
+def play_now(*, owner: Owner, game: str = "courtpiece", variant: str | None = None) -> Table:
+    """A started table against bots, the owner at seat 0; guests welcome (never rated).
+    Court Piece: Rung (the default variant) against three bots; backgammon: a money game
+    against the bot."""
     gspec = spec(game) if game in GAMES else None
     if gspec is None:
         raise TableError("bad_request", f"unknown game {game!r}")
