@@ -111,7 +111,7 @@ def test_bg_6_partial_move_view_draws_legal_steps_and_refuses_illegal_ones(
     table.refresh_from_db()
     view = s.view(0)
     turn = Turn(bg.Position.from_id(view["position_id"]), view["dice"])
-    src, targets = next(iter(turn.movable().items()))
+    _src, targets = next(iter(turn.movable().items()))
     step = targets[0].steps[0].code()
     url = f"/en/play/{table.pk}/board/"
     ok = client.get(url, {"version": table.version, "steps": ",".join(map(str, step))})
@@ -171,7 +171,8 @@ def test_bg_replay_shows_positions_checks_the_dice_and_exports_mat(client: Clien
     for _seat, action in game.history:
         assert action  # every action is a row
     # The snippet runs with the standard library and agrees.
-    snippet = re.search(r"<pre dir=\"ltr\" lang=\"zxx\"><code>(import hashlib.*?)</code></pre>", html, re.S)
+    pre = r"<pre dir=\"ltr\" lang=\"zxx\"><code>(import hashlib.*?)</code></pre>"
+    snippet = re.search(pre, html, re.S)
     assert snippet is not None
     code = snippet.group(1).replace("&quot;", '"').replace("&#x27;", "'").replace("&gt;", ">")
     code = code.replace("&lt;", "<").replace("&amp;", "&")
