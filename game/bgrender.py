@@ -209,6 +209,14 @@ def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
         for s in ((viewer, 1 - viewer))
     ]
     result = _result(view, me, names)
+    # A match's last finished game, while the next one is played (the frame carries only
+    # the game on the board; the match lists every result).
+    last_game = None
+    games = list(match.get("games") or [])
+    if games and not result:
+        last = _result({"result": games[-1]}, me, names)
+        if last is not None:
+            last_game = {**last, "number": len(games)}
     match_over = None
     if match.get("is_over"):
         w = match.get("winner")
@@ -253,6 +261,7 @@ def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
         # One legal play (forced): it may be played in one click.
         "forced": form(moves[0]) if len(moves) == 1 else None,
         "result": result,
+        "last_game": last_game,
         "match_over": match_over,
         "finished": range(1, finished + 1) if table.get("id") else range(0),
         "commitment": fairness.get("commitment"),

@@ -169,8 +169,8 @@ def _is_host(table: Table, owner: services.Owner) -> bool:
 def _last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
     """The hand that just ended, while the next one has not really begun (or the match
     is over): shown as the summary. Only its own seat's view, as in the live frame."""
-    if table.status == Table.WAITING:
-        return None
+    if table.status == Table.WAITING or table.game == "backgammon":
+        return None  # a backgammon frame says the last game itself (the match's list)
     match = states.load(table)
     hands = spec(table.game).finished(match)
     if not hands:

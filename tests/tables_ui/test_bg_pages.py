@@ -133,14 +133,15 @@ def test_bg_6_partial_move_view_draws_legal_steps_and_refuses_illegal_ones(
     assert table.version == before
 
 
-def _finish(client: Client, table: Table) -> None:
+def _finish(client: Client, table: Table, games: int = 0) -> None:
+    """Play on until the game (or, with ``games``, that many games of a match) is over."""
     owner = services.Owner(None, table.seats.get(number=0).guest_key or None)
     services.seat_connected(table_id=table.pk, seat=0)
     for _ in range(400):
         _bot_moves(table)
         table.refresh_from_db()
         s = states.load(table)
-        if s.is_over:
+        if s.is_over or (games and isinstance(s, bg.Match) and len(s.games) >= games):
             return
         legal = s.legal_actions()
         # Resign a single game early on: a quick end the bot accepts or rejects.
@@ -211,3 +212,24 @@ def test_bg_new_table_form_creates_a_match_with_the_chosen_rules(
     assert table.status == Table.PLAYING
     page = client.get(f"/en/play/{table.pk}/").content.decode()
     assert "Match to 5 points" in page
+
+
+def test_bg_match_page_after_game_one_says_its_result_and_links_its_replay(
+    client: Client,
+) -> None:
+    _play_now(client)  # gives the guest a key in their session
+    owner = services.Owner(None, client.session["guest_key"])
+    table = services.create_table(
+        owner=owner, game="backgammon", length=3, bots=[1], move_seconds=None, private=True,
+    )
+    _finish(client, table, games=1)
+    table.refresh_from_db()
+    assert len(states.load(table).games) >= 1
+    page = client.get(f"/en/play/{table.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Game 1:" in html and 'href="replay/1/"' in html
+    assert "Match to 3 points" in html
+    assert client.get(f"/en/play/{table.pk}/replay/1/").status_code == 200
+    for lang in ("ur", "hi"):
+        assert english_left(client.get(f"/{lang}/play/{table.pk}/").content.decode(), lang) == []
