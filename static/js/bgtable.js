@@ -68,6 +68,23 @@
     redraw(steps);
   });
 
+  // A guest has no profile: the home side is a per-browser choice (localStorage); a
+  // signed-in player's comes from the profile and the page already carries it.
+  var HOME_KEY = "baithak.bgHome";
+  function page() { return document.querySelector(".table-page[data-bg-home]"); }
+  document.addEventListener("DOMContentLoaded", function () {
+    var flip = document.getElementById("bg-flip"), root = page();
+    if (!flip || !root) { return; }
+    var stored = null;
+    try { stored = window.localStorage.getItem(HOME_KEY); } catch (e) { stored = null; }
+    if (stored === "left" || stored === "right") { root.dataset.bgHome = stored; }
+    flip.addEventListener("click", function () {
+      var next = root.dataset.bgHome === "left" ? "right" : "left";
+      root.dataset.bgHome = next;
+      try { window.localStorage.setItem(HOME_KEY, next); } catch (e) { /* private mode */ }
+    });
+  });
+
   document.addEventListener("bg:confirm", function (ev) {
     var form = document.getElementById("bg-move-form");
     if (!form) { return; }

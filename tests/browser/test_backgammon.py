@@ -80,6 +80,17 @@ def _move_by_clicks(page: Any, undo: bool) -> None:
 def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) -> None:  # noqa: F811
     errors = _console_errors(page)
     _play_now(page, site, "en")
+    # A guest's home side is a per-browser choice: flipped, drawn there, kept on reload.
+    root = page.locator(".table-page")
+    assert root.get_attribute("data-bg-home") == "right"
+    page.locator("#bg-flip").click()
+    assert root.get_attribute("data-bg-home") == "left"
+    assert page.locator("#bg-board-slot .bg-home-left .bg-board").is_visible()
+    assert not page.locator("#bg-board-slot .bg-home-right .bg-board").is_visible()
+    page.reload()
+    page.wait_for_selector(LIVE)
+    assert page.locator(".table-page").get_attribute("data-bg-home") == "left"
+    page.locator("#bg-flip").click()  # back to the right for the rest
     undone = doubled = False
     for _ in range(30):
         phase = _wait_my_turn(page)
