@@ -6,12 +6,14 @@ for its seat and scanned for seeds not yet revealed and for dice not yet thrown.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,28 @@ ROOT = Path(__file__).resolve().parents[2]
 def _bot_pool() -> Iterator[None]:
     yield
     bgbot.shutdown()
+
+
+class Pace:
+    """Keep one socket under the consumer's rate limit (10 frames a second after a burst
+    of 20): a fast random game would otherwise be refused with rate_limited."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    async def wait(self) -> None:
+        gap = 0.11 - (time.monotonic() - self.last)
+        if gap > 0:
+            await asyncio.sleep(gap)
+        self.last = time.monotonic()
+
+
+async def _states_to(comm: Any, version: int) -> list[dict[str, Any]]:
+    """``until_version``, but an error frame on the way fails the test at once."""
+    got = await until_version(comm, version)
+    errors = [f for f in got if f.get("type") == "error"]
+    assert not errors, errors
+    return got
 
 
 def _game_of(s: Any) -> bg.Game:
@@ -133,6 +157,7 @@ def _play_sockets(
         for frame in await settle(spectator):
             await check(frame, None)
         frames = 0
+        paces = [Pace(), Pace()]
         while True:
             version = latest[0]["version"]
             s = await at(version)
@@ -144,15 +169,16 @@ def _play_sockets(
             frame = latest[mover]
             assert frame["version"] == version and frame["legal"]
             action = choose(s, frame["legal"], rng)
+            await paces[mover].wait()
             await socks[mover].send_json_to(
                 {"type": "action", "action": action, "version": version}
             )
             for seat, comm in enumerate(socks):
-                for got in await until_version(comm, version + 1):
+                for got in await _states_to(comm, version + 1):
                     await check(got, seat)
                     frames += 1
                     latest[seat] = got
-            for got in await until_version(spectator, version + 1):
+            for got in await _states_to(spectator, version + 1):
                 await check(got, None)
         for comm in [*socks, spectator]:
             await comm.disconnect()
@@ -328,16 +354,17 @@ def test_play_now_a_guest_plays_a_whole_money_game_against_gnubg(transactional_d
     async def body() -> dict[str, Any]:
         comm = socket(table.pk, cookie)
         assert (await comm.connect())[0]
+        pace = Pace()
         while True:
             frame = await comm.receive_json_from(timeout=60)
-            if frame["type"] != "state":
-                continue
+            assert frame["type"] == "state", frame
             await database_sync_to_async(ref.check_frame)(frame, 0)
             if frame["view"]["phase"] == "over":
                 await comm.disconnect()
                 return frame
             if frame["legal"]:
                 s = await database_sync_to_async(ref.at)(frame["version"])
+                await pace.wait()
                 await comm.send_json_to({
                     "type": "action", "action": _random_play(s, frame["legal"], rng),
                     "version": frame["version"],
@@ -377,6 +404,25 @@ def test_the_bot_plays_through_services_fire_at_the_tables_level(users: list[Any
                                   expected_version=table.version)
         table.refresh_from_db()
     assert fired
+
+
+def test_the_move_timer_plays_the_bots_choice_for_a_player_who_lets_it_run_out(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
+    table = _table(users, move_seconds=1)
+    for seat in (0, 1):
+        services.seat_connected(table_id=table.pk, seat=seat)
+    table.refresh_from_db()
+    assert (table.deadline_kind, table.deadline_version) == (Table.MOVE, 0)
+    before = state.load(table)
+    assert not services.fire(table.pk, 0, Table.MOVE)  # not due yet
+    time.sleep(1.05)
+    assert services.fire(table.pk, 0, Table.MOVE)
+    assert not services.fire(table.pk, 0, Table.MOVE)  # once only
+    row = Action.objects.get(table=table, number=1)
+    assert (row.seat, row.source) == (before.to_move, Action.CLOCK)
+    assert row.action == bgbot.decide(before.view(before.to_move), "easy").action
 
 
 def test_a_gnubg_failure_plays_the_fallback_and_is_logged(
@@ -491,6 +537,12 @@ def test_the_api_creates_a_backgammon_table_with_the_bot(users: list[Any]) -> No
     assert match.status_code == 201 and match.json()["status"] == "waiting"
     assert match.json()["length"] == 5 and match.json()["target"] == 5
     assert client.get(f"/api/tables/{data['id']}/record?hand=1").status_code == 404
+    public = _post(client, token, "/api/tables", {"game": "backgammon", "length": 7})
+    lobby = client.get("/api/tables?game=backgammon").json()["tables"]
+    assert sorted((t["id"], t["length"], t["status"]) for t in lobby) == [
+        (data["id"], 0, "playing"), (public.json()["id"], 7, "waiting")
+    ]  # the private match table is not listed
+    assert client.get("/api/tables?game=courtpiece").json()["tables"] == []
     # A guest may play the bot, not people.
     guest, gtoken = _client()
     assert _post(guest, gtoken, "/api/tables",
