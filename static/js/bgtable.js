@@ -42,6 +42,10 @@
     if (ev.detail.target !== slot()) { return; }
     var shown = visibleBoard();
     if (!shown) { return; }
+    // Say the step in the page's persistent live region (a region that arrives with the
+    // new board is often not read out).
+    var say = document.getElementById("table-announce");
+    if (say && shown.dataset.announce) { say.textContent = shown.dataset.announce; }
     var next = shown.querySelector(".bg-src") || shown.querySelector("[data-bg-action='confirm']") ||
       shown.querySelector("[data-bg-action='undo']");
     if (next) { next.focus({ preventScroll: true }); }

@@ -53,6 +53,9 @@ def _click_step(page: Any) -> None:
         arg=before,
         timeout=15_000,
     )
+    # The step is said in the page's live region, in words ("13 to 8").
+    assert " to " in page.locator("#table-announce").inner_text() or "off" in page.locator(
+        "#table-announce").inner_text()
 
 
 def _move_by_clicks(page: Any, undo: bool) -> None:
