@@ -25,7 +25,7 @@ class LanguageSelect(forms.Select):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "language")
+        fields = ("display_name", "language", "board_home")
         widgets: ClassVar = {"language": LanguageSelect}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -33,6 +33,20 @@ class Profile(models.Model):
         default=settings.LANGUAGE_CODE,
         help_text=_("The site opens in this language whenever you are signed in."),
     )
+    # Which side of the backgammon board a player's home board is on (issue #10): a
+    # left-to-right or right-to-left habit. Empty: by the page's language (game.bgrender).
+    board_home = models.CharField(
+        _("backgammon home board"),
+        max_length=5,
+        blank=True,
+        default="",
+        choices=[
+            ("", _("By language (left in Urdu, right in Hindi and English)")),
+            ("right", _("On the right")),
+            ("left", _("On the left")),
+        ],
+        help_text=_("Where your home board is drawn at the backgammon table."),
+    )
 
     class Meta:
         verbose_name = _("profile")

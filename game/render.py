@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from game import bgrender
 from guide import figures
 
 SUIT_ORDER = "SHDC"
@@ -580,9 +581,17 @@ def variant_name(variant: str) -> str:
     return names.get(variant, variant)
 
 
+def _is_backgammon(payload: dict[str, Any]) -> bool:
+    table = payload.get("table") or {}
+    view = payload.get("view") or {}
+    return table.get("game") == "backgammon" or view.get("game") == "backgammon"
+
+
 def table_frame_html(payload: dict[str, Any], lang: str) -> str:
     """The HTML of one state frame, for the seat the payload was made for."""
     with translation.override(lang):
+        if _is_backgammon(payload):
+            return bgrender.frame_html(payload, oob=True)
         context = {**table_context(payload), "oob": True}
         return render_to_string("game/partials/table_frame.html", context)
 
@@ -590,6 +599,8 @@ def table_frame_html(payload: dict[str, Any], lang: str) -> str:
 def table_live_html(payload: dict[str, Any], lang: str) -> str:
     """The same table drawn into the page itself (first paint, and no JavaScript)."""
     with translation.override(lang):
+        if _is_backgammon(payload):
+            return bgrender.frame_html(payload, oob=False)
         context = {**table_context(payload), "oob": False}
         return render_to_string("game/partials/table_frame.html", context)
 

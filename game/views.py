@@ -4,6 +4,7 @@ only turn its answers (and its ``TableError``) into pages."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Any
 
@@ -16,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
+from game import bgboard, bgrender, services
 from game import render as table_render
-from game import services
 from game import state as states
+from game.engine import backgammon as bg
 from game.engine import courtpiece as cp
 from game.engine import fair
-from game.forms import NewTableForm, choice_label, option_label
+from game.forms import BgTableForm, NewTableForm, choice_label, option_label
 from game.games import spec
 from game.models import Table
 
@@ -46,10 +48,14 @@ def _error_page(request: HttpRequest, error: services.TableError) -> HttpRespons
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """One click from the home page: a Rung table against three bots (guests welcome)."""
+    """One click from the home page: a Rung table against three bots, or with
+    ``game=backgammon`` a money game against GNU Backgammon (guests welcome)."""
     owner = services.owner_from_request(request)
+    game = request.POST.get("game") or "courtpiece"
+    if game not in ("courtpiece", "backgammon"):
+        return _error_page(request, services.TableError("bad_request", f"unknown game {game!r}"))
     try:
-        table = services.play_now(owner=owner)
+        table = services.play_now(owner=owner, game=game)
     except services.TableError as error:
         return _error_page(request, error)
     return HttpResponseRedirect(_table_url(table))
@@ -65,8 +71,18 @@ def _options_text(variant: str, options: dict[str, Any]) -> list[str]:
     ]
 
 
-def _lobby_rows() -> list[dict[str, Any]]:
-    tables = services.list_open_tables("courtpiece")
+def _bg_options_text(options: dict[str, Any], length: int) -> list[str]:
+    words = [
+        _("Match to %(n)s points") % {"n": length} if length else _("Money game"),
+        _("Cube") + ": " + choice_label(bool(options.get("cube", True))),
+    ]
+    if options.get("bot_level") == "medium":
+        words.append(_("Medium (1-ply)"))
+    return words
+
+
+def _lobby_rows(game: str = "courtpiece") -> list[dict[str, Any]]:
+    tables = services.list_open_tables(game)
     ids = [t["id"] for t in tables]
     users = {
         t.pk: {s.number: s.user for s in t.seats.all() if s.user_id}
@@ -87,8 +103,12 @@ def _lobby_rows() -> list[dict[str, Any]]:
         rows.append(
             {
                 **t,
-                "variant_name": table_render.variant_name(t["variant"]),
-                "options_text": _options_text(t["variant"], t["options"] or {}),
+                "variant_name": _("Backgammon")
+                if game == "backgammon"
+                else table_render.variant_name(t["variant"]),
+                "options_text": _bg_options_text(t["options"] or {}, int(t.get("length") or 0))
+                if game == "backgammon"
+                else _options_text(t["variant"], t["options"] or {}),
                 "seats": seats,
                 "free": sum(1 for s in t["seats"] if not s["bot"] and not s["player"]),
             }
@@ -108,7 +128,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         }
         for v in cp.VARIANTS
     ]
-    context = {"groups": groups, "any": bool(rows)}
+    bg_rows = _lobby_rows("backgammon")
+    groups.append({"variant": "backgammon", "name": _("Backgammon"), "tables": bg_rows})
+    context = {"groups": groups, "any": bool(rows or bg_rows)}
     if request.headers.get("HX-Request"):
         return render(request, "game/lobby_tables.html", context)
     return render(request, "game/lobby.html", context)
@@ -147,8 +169,8 @@ def _is_host(table: Table, owner: services.Owner) -> bool:
 def _last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
     """The hand that just ended, while the next one has not really begun (or the match
     is over): shown as the summary. Only its own seat's view, as in the live frame."""
-    if table.status == Table.WAITING:
-        return None
+    if table.status == Table.WAITING or table.game == "backgammon":
+        return None  # a backgammon frame says the last game itself (the match's list)
     match = states.load(table)
     hands = spec(table.game).finished(match)
     if not hands:
@@ -187,9 +209,13 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     is_guest_table = bool(table.host_guest)
     context = {
         "table": table,
+        "backgammon": table.game == "backgammon",
+        "bg_home": _bg_home(request, lang),
         "seat": seat,
         "is_host": host,
-        "variant_name": table_render.variant_name(table.variant),
+        "variant_name": _("Backgammon")
+        if table.game == "backgammon"
+        else table_render.variant_name(table.variant),
         "live_html": mark_safe(table_render.table_live_html(payload, lang)),
         "socket_url": socket,
         "invite_url": request.build_absolute_uri(_table_url(table, table.invite))
@@ -201,6 +227,50 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "guest": not owner.is_user,
     }
     return render(request, "game/table.html", context)
+
+
+def _bg_home(request: HttpRequest, lang: str) -> str:
+    """The side of the player's home board: their profile's choice, else by language."""
+    user = request.user
+    profile = getattr(user, "profile", None) if user.is_authenticated else None
+    chosen = getattr(profile, "board_home", "") if profile is not None else ""
+    return chosen if chosen in bgrender.HOMES else bgrender.default_home(lang)
+
+
+@require_GET
+def bg_board(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The board of the viewer's turn after the steps made so far (htmx, from
+    ``static/js/bgtable.js``): ``steps`` is ``src,dst,die;src,dst,die…``, ``version`` the
+    frame's. The planner is built from the table's CURRENT state, so a step that is not
+    part of a legal play, a stale frame or a seat not on roll gets an error (status 409 or
+    422, drawn into the page's error line) and the board stays as it was."""
+    table = get_object_or_404(Table, pk=table_id)
+    if table.game != "backgammon":
+        raise Http404("not a backgammon table")
+    owner = services.owner_from_request(request)
+    seat = services.seat_of(table, owner)
+
+    def refuse(code: str, status: int, text: str | None = None) -> HttpResponse:
+        html = bgrender.board_error_html(text or table_render.error_text(code))
+        return HttpResponse(html, status=status)
+
+    if seat is None:
+        return refuse("not_seated", 403)
+    payload = services.state_payload(table.pk, seat)
+    if str(payload.get("version")) != request.GET.get("version", ""):
+        return refuse("stale", 409)
+    view = payload.get("view") or {}
+    if payload.get("to_move") != seat or view.get("phase") != "move" or not view.get("dice"):
+        return refuse("not_your_turn", 409)
+    raw = request.GET.get("steps", "")
+    try:
+        steps = [[int(x) for x in part.split(",")] for part in raw.split(";") if part]
+        if len(steps) > 8 or any(len(step) not in (2, 3) for step in steps):
+            raise ValueError("a step is src,dst or src,dst,die; a turn has at most 8")
+        turn = bgrender.turn_of(view, steps)
+    except (ValueError, TypeError, bg.IllegalMove):
+        return refuse("illegal", 422, _("That checker cannot go there: choose another step."))
+    return HttpResponse(bgrender.boards(view, turn))
 
 
 def _seat_action(request: HttpRequest, table_id: int, do: Any) -> HttpResponse:
@@ -341,6 +411,8 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     invite = request.GET.get("invite") or ""
     if table.private and seat is None and not _is_host(table, owner) and invite != table.invite:
         raise Http404("no such table")
+    if table.game == "backgammon":
+        return _bg_replay(request, table, hand, seat, invite)
     try:
         record = services.hand_record(table.pk, hand)
     except services.TableError as error:
@@ -412,3 +484,157 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
         "table_url": _table_url(table, invite or None),
     }
     return render(request, "game/replay.html", context)
+
+
+def new_bg_table(request: HttpRequest) -> HttpResponse:
+    """Create a backgammon table: money game or match, the house rules the engine has,
+    the bot and its level (``game.bgtable`` checks them again)."""
+    form = BgTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        owner = services.owner_from_request(request)
+        try:
+            table = services.create_table(
+                owner=owner,
+                game="backgammon",
+                options=data["options"],
+                length=data["length"],
+                private=bool(data.get("private")),
+                bots=data["bots"],
+                move_seconds=data["move_seconds"],
+                spectators=bool(data.get("spectators")),
+            )
+        except services.TableError as error:
+            if error.code == "needs_account":
+                return _error_page(request, error)
+            form.add_error(None, table_render.error_text(error.code))
+        else:
+            return HttpResponseRedirect(_table_url(table))
+    return render(request, "game/new_bg_table.html", {"form": form})
+
+
+BG_VERIFY_SNIPPET = """import hashlib, hmac
+
+server_seed = "{seed}"
+client_seeds = {clients}
+commitment = "{commitment}"
+game = {counter}  # games of the table counted from 0
+shown = {dice}
+
+# 1. The seed is in the chain the table committed to before the first roll.
+s = server_seed
+for _ in range(game + 1):
+    s = hashlib.sha256(s.encode()).hexdigest()
+print("commitment matches:", s == commitment)
+
+# 2. Throw n of the game is HMAC-SHA256(seed, "dice:n:<client seeds>:<block>"), read as
+#    32-bit numbers, each below the largest multiple of 6 taken modulo 6, plus one.
+def throw(n):
+    msg, block = f"dice:{{n}}:" + ":".join(client_seeds), 0
+    faces = []
+    while len(faces) < 2:
+        key, data = server_seed.encode(), f"{{msg}}:{{block}}".encode()
+        digest = hmac.new(key, data, hashlib.sha256).digest()
+        for i in range(0, 32, 4):
+            x = int.from_bytes(digest[i:i + 4], "big")
+            if x < (2**32 // 6) * 6 and len(faces) < 2:
+                faces.append(x % 6 + 1)
+        block += 1
+    return faces
+
+print("dice match:", [throw(n) for n in range(len(shown))] == shown)
+"""
+
+
+def _bg_steps(game: bg.Game) -> list[dict[str, Any]]:
+    """The game move by move: each action with the Position ID (GNU Backgammon's, seen
+    from the player on roll) of the board it leaves, replayed through the engine."""
+    pos = bg.Position.nackgammon() if game.rules.start == "nackgammon" else bg.Position.start()
+    rolls = list(game.rolls)
+    roll_index = 0
+    dice: tuple[int, int] | None = tuple(rolls[0][1]) if rolls else None  # type: ignore[assignment]
+    out: list[dict[str, Any]] = [
+        {"seat": None, "action": "", "text": _("Starting position"), "position_id": pos.to_id()}
+    ]
+    if dice:
+        out[0]["dice"] = f"{dice[0]}-{dice[1]}"
+    for seat, action in game.history:
+        row: dict[str, Any] = {"seat": seat, "action": action}
+        if action == "roll":
+            roll_index += 1
+            dice = tuple(rolls[roll_index][1]) if roll_index < len(rolls) else None  # type: ignore[assignment]
+            row["text"] = bgrender.action_label("roll")
+            if dice:
+                row["dice"] = f"{dice[0]}-{dice[1]}"
+        elif action.startswith("move:"):
+            pos = bg.apply(pos, action[5:], dice)
+            row["text"] = bgboard.describe_play(action[5:]) if action[5:] else _("No legal move")
+        else:
+            row["text"] = bgrender.action_label(action)
+        row["position_id"] = pos.to_id()
+        out.append(row)
+    return out
+
+
+def _bg_replay(
+    request: HttpRequest, table: Table, hand: int, seat: int | None, invite: str
+) -> HttpResponse:
+    try:
+        record = services.hand_record(table.pk, hand)
+    except services.TableError as error:
+        if error.code == "not_found":
+            raise Http404("that game is not over") from None
+        return _error_page(request, error)
+    game = spec(table.game).finished(states.load(table))[hand - 1]
+    names = bgrender._names({"seats": services.state_payload(table.pk, None)["seats"]})
+    steps = _bg_steps(game)
+    for row in steps:
+        row["who"] = bgrender.who(row["seat"], seat, names) if row["seat"] is not None else ""
+    dice = [list(d) for d in record["dice"]]
+    recomputed = [
+        list(fair.dice(record["server_seed"], record["client_seeds"], n)) for n in range(len(dice))
+    ]
+    result = game.result
+    context = {
+        "table": table,
+        "hand": hand,
+        "steps": steps,
+        "result": bgrender._result({"result": dataclasses.asdict(result)}, seat, names)
+        if result is not None
+        else None,
+        "record": record,
+        "dice": [f"{a}-{b}" for a, b in dice],
+        "chain_ok": _chain_matches(record["server_seed"], record["commitment"], record["counter"]),
+        "dice_ok": recomputed == dice,
+        "snippet": BG_VERIFY_SNIPPET.format(
+            seed=record["server_seed"],
+            clients=repr(list(record["client_seeds"])),
+            commitment=record["commitment"],
+            counter=record["counter"],
+            dice=repr(dice),
+        ),
+        "mat": bool(record.get("mat")),
+        "table_url": _table_url(table, invite or None),
+    }
+    return render(request, "game/bg_replay.html", context)
+
+
+@require_GET
+def bg_mat(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+    """Games 1..hand of a backgammon table as a Jellyfish .mat file, for GNU Backgammon
+    or eXtreme Gammon (404 until that game is over, or where .mat cannot say it)."""
+    table = get_object_or_404(Table, pk=table_id, game="backgammon")
+    owner = services.owner_from_request(request)
+    if not _may_read(request, table, owner):
+        raise Http404("no such table")
+    try:
+        record = services.hand_record(table.pk, hand)
+    except services.TableError as error:
+        if error.code == "not_found":
+            raise Http404("that game is not over") from None
+        return _error_page(request, error)
+    if not record.get("mat"):
+        raise Http404("this game has no .mat form (a Nackgammon start)")
+    response = HttpResponse(record["mat"], content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="baithak-{table.pk}-{hand}.mat"'
+    return response

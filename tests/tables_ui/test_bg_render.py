@@ -1,0 +1,122 @@
+"""The live backgammon frame drawn from real engine payloads (bg.Game and bg.Match views)
+in every phase, for both seats and a spectator: only the legal actions are offered, no
+future die and no unrevealed seed is in the HTML, Urdu and Hindi frames have no English."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from game import render
+from game.engine import backgammon as bg
+from game.engine import fair
+from tests.language import english_left
+from tests.tables_ui import bgpayloads as P
+
+ACTION = re.compile(r'name="action" value="([^"]*)"')
+STEP = re.compile(r'data-from="(\d+)" data-to="(\d+)"')
+ALLOWED = {"asma", "UTC"}
+
+
+def _offered(html: str) -> set[str]:
+    return {a for a in ACTION.findall(html) if a}  # the empty one is the Confirm carrier
+
+
+def _states() -> list[Any]:
+    out = list(P.walk(P.money("money-a", beaver=True, jacoby=True), "a"))
+    out += list(P.walk(P.match(3, "match-b"), "b"))
+    return out
+
+
+STATES = _states()
+
+
+def test_bg_walk_reaches_every_phase() -> None:
+    phases = {(s.game if isinstance(s, bg.Match) else s).phase for s in STATES}
+    assert phases == {"roll", "move", "doubled", "resign", "over"}
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_bg_frame_offers_exactly_the_legal_non_move_actions(seat: int | None) -> None:
+    for s in STATES:
+        payload = P.payload(s, seat)
+        html = render.table_frame_html(payload, "en")
+        legal = set(payload["legal"])
+        moves = {a for a in legal if a.startswith("move:")}
+        expected = legal - moves
+        if len(moves) == 1:
+            expected |= moves  # a forced play: one click
+        assert _offered(html) == expected, (s.history[-3:], seat)
+        if seat is None or s.to_move != seat:
+            assert 'data-interactive="1"' not in html
+            assert "bg-src" not in html
+
+
+def test_bg_6_move_frame_offers_only_steps_of_legal_plays() -> None:
+    from game.bgmoves import Turn
+
+    checked = 0
+    for s in STATES:
+        game = s.game if isinstance(s, bg.Match) else s
+        if game.phase != "move" or s.to_move is None:
+            continue
+        html = render.table_frame_html(P.payload(s, s.to_move), "en")
+        turn = Turn(game.pos, game.dice)
+        allowed = {(t.src, t.dst) for ts in turn.movable().values() for t in ts}
+        shown = {(int(a), int(b)) for a, b in STEP.findall(html)}
+        assert shown == allowed
+        checked += 1
+    assert checked > 10
+
+
+def _unrevealed(s: Any) -> list[str]:
+    """Seeds the view has not revealed (the chain's later links, the money game's seed)."""
+    view = s.view(0)
+    revealed = set(view["fairness"].get("server_seeds") or [])
+    if view["fairness"].get("server_seed"):
+        revealed.add(view["fairness"]["server_seed"])
+    seeds = [s.seed] if isinstance(s, bg.Game) else list(fair.chain(s.seed, 6))
+    return [x for x in seeds if x and x not in revealed]
+
+
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_bg_frame_holds_no_unrevealed_seed_nor_future_dice(seat: int | None) -> None:
+    for s in STATES:
+        html = render.table_frame_html(P.payload(s, seat), "en")
+        hidden = _unrevealed(s)
+        for seed in hidden:
+            assert seed not in html
+        # Future throws come only from an unrevealed seed (fair.dice), so with none of
+        # those in the frame no future die can be in it either; the dice drawn are the
+        # ones on the board now.
+        game = s.game if isinstance(s, bg.Match) else s
+        if game.phase == "roll":
+            assert "bg-die" not in html or game.dice is not None
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi"])
+@pytest.mark.parametrize("seat", [0, 1, None])
+def test_bg_frames_in_urdu_and_hindi_leave_no_english(lang: str, seat: int | None) -> None:
+    for s in STATES[::7] + STATES[-3:]:
+        html = render.table_frame_html(P.payload(s, seat), lang)
+        left = [w for w in english_left(html, lang) if not any(a in w for a in ALLOWED)]
+        assert left == [], left[:5]
+
+
+def test_bg_frame_shows_cube_score_crawford_and_pips() -> None:
+    for s in STATES:
+        if isinstance(s, bg.Match) and s.game.crawford_game:
+            html = render.table_frame_html(P.payload(s, 0), "en")
+            assert "Crawford game" in html
+            assert "Match to 3 points" in html
+            break
+    else:
+        pytest.skip("this walk had no Crawford game")
+    s = STATES[0]
+    html = render.table_frame_html(P.payload(s, 0), "en")
+    assert "Cube at 1, in the middle." in html
+    assert "167 pips" in html
+    assert html.count('class="bg-board"') == 2
+    assert 'bg-home-right' in html and 'bg-home-left' in html
