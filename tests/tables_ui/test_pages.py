@@ -201,7 +201,8 @@ def test_lobby_lists_open_public_tables_with_options_players_and_ratings(
     assert html.count("Join") == 1  # the private table is not listed
     partial = Client().get("/en/play/", HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in partial and "Double Sar" in partial
-    assert 'ws-connect="/ws/lobby/?format=html&amp;lang=en&amp;game=courtpiece"' in html
+    # One lobby socket rings for every game's tables.
+    assert 'ws-connect="/ws/lobby/?format=html&amp;lang=en"' in html
 
 
 def test_lobby_socket_frame_rings_the_page_to_fetch_the_list() -> None:
