@@ -1,9 +1,10 @@
-"""Lighthouse scores and server time for one rules page per language.
+"""Lighthouse scores and server time for the home page and one rules page per language.
 
 Runs the site as production would (DEBUG off, collectstatic, WhiteNoise, daphne) on a free
 loopback port, then:
 - Lighthouse (bench/node_modules, `npm ci` in bench/ if missing) with Debian's Chromium:
-  performance, accessibility, best practices and SEO for /<lang>/rules/rung/;
+  performance, accessibility, best practices and SEO for /<lang>/ (the home page, with its
+  picture, live figures and lesson progress) and /<lang>/rules/rung/;
 - the server time of that page: ~200 sequential GETs per language over keep-alive, p50/p90.
 
 Prints the figures and writes bench/results/guide.json. Bounded: a few minutes at most.
@@ -29,7 +30,7 @@ BENCH = ROOT / "bench"
 RESULTS = BENCH / "results" / "guide.json"
 CHROME = "/usr/bin/chromium"
 LANGS = ("ur", "hi", "en")
-PAGE = "/{lang}/rules/rung/"
+PAGES = ("/{lang}/", "/{lang}/rules/rung/")
 REQUESTS = 200
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking"
@@ -161,29 +162,32 @@ def main() -> int:
         )
         try:
             _wait_until_up(port)
-            results: dict[str, object] = {"page": PAGE, "lighthouse": {}, "server": {}}
-            for lang in LANGS:
-                path = PAGE.format(lang=lang)
-                server_time(port, path, 20)  # warm up: first requests parse the content
-                results["server"][lang] = server_time(port, path)  # type: ignore[index]
-                url = f"http://127.0.0.1:{port}{path}"
-                scores = lighthouse(binary, url, tmp / f"lh-{lang}.json")
-                results["lighthouse"][lang] = scores  # type: ignore[index]
+            results: dict[str, object] = {"pages": list(PAGES), "lighthouse": {}, "server": {}}
+            for page in PAGES:
+                for lang in LANGS:
+                    path = page.format(lang=lang)
+                    server_time(port, path, 20)  # warm up: first requests parse the content
+                    results["server"][path] = server_time(port, path)  # type: ignore[index]
+                    url = f"http://127.0.0.1:{port}{path}"
+                    scores = lighthouse(binary, url, tmp / f"lh-{lang}.json")
+                    results["lighthouse"][path] = scores  # type: ignore[index]
         finally:
             server.terminate()
             server.wait(timeout=10)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
-    for lang in LANGS:
-        s = results["lighthouse"][lang]  # type: ignore[index]
-        t = results["server"][lang]  # type: ignore[index]
-        print(
-            f"{PAGE.format(lang=lang):<20}{s['performance']:>6.2f}{s['accessibility']:>6.2f}"
-            f"{s['best-practices']:>6.2f}{s['seo']:>6.2f}{s['lcp_ms']:>8}{t['p50_ms']:>8}"
-        )
-        if s["failing"]:
-            print(f"  failing audits: {', '.join(s['failing'])}")
+    for page in PAGES:
+        for lang in LANGS:
+            path = page.format(lang=lang)
+            s = results["lighthouse"][path]  # type: ignore[index]
+            t = results["server"][path]  # type: ignore[index]
+            print(
+                f"{path:<20}{s['performance']:>6.2f}{s['accessibility']:>6.2f}"
+                f"{s['best-practices']:>6.2f}{s['seo']:>6.2f}{s['lcp_ms']:>8}{t['p50_ms']:>8}"
+            )
+            if s["failing"]:
+                print(f"  failing audits: {', '.join(s['failing'])}")
     print(f"written to {RESULTS.relative_to(ROOT)}")
     return 0
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from baithak import home
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from baithak import home
 from game.models import Seat, Table
 from guide.content import get_page
 from guide.pages import FAQ_SLUGS

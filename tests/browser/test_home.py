@@ -19,7 +19,8 @@ NAV = ("play/", "learn/", "rules/", "faq/")
 # The boxes of the header's visible children: one row means they all share a line.
 HEADER_ROWS = """() => {
   const header = document.querySelector('.site-header');
-  const boxes = [...header.querySelectorAll('.brand, summary, .site-nav a, .lang-switcher a, .account-nav a')]
+  const items = '.brand, summary, .site-nav a, .lang-switcher a, .account-nav a';
+  const boxes = [...header.querySelectorAll(items)]
     .filter(e => e.checkVisibility({visibilityProperty: true}))
     .map(e => e.getBoundingClientRect());
   const tops = boxes.map(r => r.top), bottoms = boxes.map(r => r.bottom);
