@@ -33,6 +33,7 @@ LANGS = ("ur", "hi", "en")
 PAGES = ("/{lang}/", "/{lang}/rules/rung/")
 REQUESTS = 200
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+DAPHNE = "import bootstrap; from daphne.cli import CommandLineInterface as C; C.entrypoint()"
 CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking"
 
 
@@ -156,7 +157,9 @@ def main() -> int:
         _run([python, "manage.py", "migrate", "--noinput"], env)
         port = _free_port()
         server = subprocess.Popen(
-            [str(Path(python).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+            # daphne's own entry point after bootstrap maps site/ to `baithak`, so the bench
+            # runs from a bare checkout too (the `daphne` script needs the project installed).
+            [python, "-c", DAPHNE, "-b", "127.0.0.1", "-p", str(port),
              "baithak.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
