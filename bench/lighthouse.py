@@ -7,9 +7,11 @@ loopback port, then:
   picture, live figures and lesson progress) and /<lang>/rules/rung/;
 - the server time of that page: ~200 sequential GETs per language over keep-alive, p50/p90.
 
-Prints the figures and writes bench/results/guide.json. Bounded: a few minutes at most.
+Prints the figures and writes bench/results/lighthouse-<pages>.json. Bounded: a few minutes
+at most for one run a page.
 
-    .venv/bin/python bench/lighthouse.py
+    .venv/bin/python bench/lighthouse.py            # every page, one Lighthouse run each
+    .venv/bin/python bench/lighthouse.py home 3     # only /<lang>/, median of 3 runs
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-RESULTS = BENCH / "results" / "guide.json"
+RESULTS = BENCH / "results" / "lighthouse-{which}.json"
 CHROME = "/usr/bin/chromium"
 LANGS = ("ur", "hi", "en")
 PAGES = ("/{lang}/", "/{lang}/rules/rung/")
@@ -82,7 +84,26 @@ def _wait_until_up(port: int, timeout: float = 30) -> None:
     raise RuntimeError("daphne did not answer within 30 s")
 
 
-def lighthouse(binary: Path, url: str, out: Path) -> dict[str, float]:
+def lighthouse(binary: Path, url: str, out: Path, runs: int = 1) -> dict[str, float]:
+    """The run with the median performance of `runs` runs (the machine is shared, so one
+    run's blocking time moves with its neighbours' load)."""
+    results = sorted((_lighthouse_once(binary, url, out) for _ in range(runs)),
+                     key=lambda r: r["performance"])
+    return results[len(results) // 2]
+
+
+def _lighthouse_once(binary: Path, url: str, out: Path, attempts: int = 3) -> dict[str, float]:
+    # Under heavy load Chromium sometimes loses the trace (NO_NAVSTART): try again.
+    for attempt in range(attempts):
+        try:
+            return _lighthouse_run(binary, url, out)
+        except subprocess.CalledProcessError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _lighthouse_run(binary: Path, url: str, out: Path) -> dict[str, float]:
     env = dict(os.environ, CHROME_PATH=CHROME)
     subprocess.run(
         [
@@ -144,6 +165,10 @@ def server_time(port: int, path: str, n: int = REQUESTS) -> dict[str, float]:
 
 
 def main() -> int:
+    # Optional arguments: which pages ("home", "rules" or "all") and runs per page.
+    which = sys.argv[1] if len(sys.argv) > 1 else "all"
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    pages = {"home": PAGES[:1], "rules": PAGES[1:], "all": PAGES}[which]
     if not Path(CHROME).exists():
         print(f"{CHROME} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
@@ -165,22 +190,25 @@ def main() -> int:
         )
         try:
             _wait_until_up(port)
-            results: dict[str, object] = {"pages": list(PAGES), "lighthouse": {}, "server": {}}
-            for page in PAGES:
+            results: dict[str, object] = {
+                "pages": list(pages), "runs": runs, "lighthouse": {}, "server": {}
+            }
+            for page in pages:
                 for lang in LANGS:
                     path = page.format(lang=lang)
                     server_time(port, path, 20)  # warm up: first requests parse the content
                     results["server"][path] = server_time(port, path)  # type: ignore[index]
                     url = f"http://127.0.0.1:{port}{path}"
-                    scores = lighthouse(binary, url, tmp / f"lh-{lang}.json")
+                    scores = lighthouse(binary, url, tmp / f"lh-{lang}.json", runs)
                     results["lighthouse"][path] = scores  # type: ignore[index]
         finally:
             server.terminate()
             server.wait(timeout=10)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    results_path = Path(str(RESULTS).format(which=which))
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
-    for page in PAGES:
+    for page in pages:
         for lang in LANGS:
             path = page.format(lang=lang)
             s = results["lighthouse"][path]  # type: ignore[index]
@@ -191,7 +219,7 @@ def main() -> int:
             )
             if s["failing"]:
                 print(f"  failing audits: {', '.join(s['failing'])}")
-    print(f"written to {RESULTS.relative_to(ROOT)}")
+    print(f"written to {results_path.relative_to(ROOT)}")
     return 0
 
 
