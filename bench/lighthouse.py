@@ -12,6 +12,7 @@ at most for one run a page.
 
     .venv/bin/python bench/lighthouse.py            # every page, one Lighthouse run each
     .venv/bin/python bench/lighthouse.py home 3     # only /<lang>/, median of 3 runs
+    .venv/bin/python bench/lighthouse.py home 3 ur  # only /ur/
 """
 
 from __future__ import annotations
@@ -169,6 +170,7 @@ def main() -> int:
     which = sys.argv[1] if len(sys.argv) > 1 else "all"
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     pages = {"home": PAGES[:1], "rules": PAGES[1:], "all": PAGES}[which]
+    langs = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else LANGS
     if not Path(CHROME).exists():
         print(f"{CHROME} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
@@ -194,7 +196,7 @@ def main() -> int:
                 "pages": list(pages), "runs": runs, "lighthouse": {}, "server": {}
             }
             for page in pages:
-                for lang in LANGS:
+                for lang in langs:
                     path = page.format(lang=lang)
                     server_time(port, path, 20)  # warm up: first requests parse the content
                     results["server"][path] = server_time(port, path)  # type: ignore[index]
@@ -204,12 +206,13 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=10)
+    which += "" if langs == LANGS else "-" + "-".join(langs)
     results_path = Path(str(RESULTS).format(which=which))
     results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
     for page in pages:
-        for lang in LANGS:
+        for lang in langs:
             path = page.format(lang=lang)
             s = results["lighthouse"][path]  # type: ignore[index]
             t = results["server"][path]  # type: ignore[index]
