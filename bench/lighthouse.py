@@ -1,14 +1,18 @@
-"""Lighthouse scores and server time for one rules page per language.
+"""Lighthouse scores and server time for the home page and one rules page per language.
 
 Runs the site as production would (DEBUG off, collectstatic, WhiteNoise, daphne) on a free
 loopback port, then:
 - Lighthouse (bench/node_modules, `npm ci` in bench/ if missing) with Debian's Chromium:
-  performance, accessibility, best practices and SEO for /<lang>/rules/rung/;
+  performance, accessibility, best practices and SEO for /<lang>/ (the home page, with its
+  picture, live figures and lesson progress) and /<lang>/rules/rung/;
 - the server time of that page: ~200 sequential GETs per language over keep-alive, p50/p90.
 
-Prints the figures and writes bench/results/guide.json. Bounded: a few minutes at most.
+Prints the figures and writes bench/results/lighthouse-<pages>.json. Bounded: a few minutes
+at most for one run a page.
 
-    .venv/bin/python bench/lighthouse.py
+    .venv/bin/python bench/lighthouse.py            # every page, one Lighthouse run each
+    .venv/bin/python bench/lighthouse.py home 3     # only /<lang>/, median of 3 runs
+    .venv/bin/python bench/lighthouse.py home 3 ur  # only /ur/
 """
 
 from __future__ import annotations
@@ -26,12 +30,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-RESULTS = BENCH / "results" / "guide.json"
+RESULTS = BENCH / "results" / "lighthouse-{which}.json"
 CHROME = "/usr/bin/chromium"
 LANGS = ("ur", "hi", "en")
-PAGE = "/{lang}/rules/rung/"
+PAGES = ("/{lang}/", "/{lang}/rules/rung/")
 REQUESTS = 200
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+DAPHNE = "import bootstrap; from daphne.cli import CommandLineInterface as C; C.entrypoint()"
 CHROME_FLAGS = "--headless --no-sandbox --disable-gpu --disable-background-networking"
 
 
@@ -80,7 +85,26 @@ def _wait_until_up(port: int, timeout: float = 30) -> None:
     raise RuntimeError("daphne did not answer within 30 s")
 
 
-def lighthouse(binary: Path, url: str, out: Path) -> dict[str, float]:
+def lighthouse(binary: Path, url: str, out: Path, runs: int = 1) -> dict[str, float]:
+    """The run with the median performance of `runs` runs (the machine is shared, so one
+    run's blocking time moves with its neighbours' load)."""
+    results = sorted((_lighthouse_once(binary, url, out) for _ in range(runs)),
+                     key=lambda r: r["performance"])
+    return results[len(results) // 2]
+
+
+def _lighthouse_once(binary: Path, url: str, out: Path, attempts: int = 3) -> dict[str, float]:
+    # Under heavy load Chromium sometimes loses the trace (NO_NAVSTART): try again.
+    for attempt in range(attempts):
+        try:
+            return _lighthouse_run(binary, url, out)
+        except subprocess.CalledProcessError:
+            if attempt == attempts - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _lighthouse_run(binary: Path, url: str, out: Path) -> dict[str, float]:
     env = dict(os.environ, CHROME_PATH=CHROME)
     subprocess.run(
         [
@@ -142,6 +166,11 @@ def server_time(port: int, path: str, n: int = REQUESTS) -> dict[str, float]:
 
 
 def main() -> int:
+    # Optional arguments: which pages ("home", "rules" or "all") and runs per page.
+    which = sys.argv[1] if len(sys.argv) > 1 else "all"
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    pages = {"home": PAGES[:1], "rules": PAGES[1:], "all": PAGES}[which]
+    langs = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else LANGS
     if not Path(CHROME).exists():
         print(f"{CHROME} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
@@ -155,36 +184,45 @@ def main() -> int:
         _run([python, "manage.py", "migrate", "--noinput"], env)
         port = _free_port()
         server = subprocess.Popen(
-            [str(Path(python).parent / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+            # daphne's own entry point after bootstrap maps site/ to `baithak`, so the bench
+            # runs from a bare checkout too (the `daphne` script needs the project installed).
+            [python, "-c", DAPHNE, "-b", "127.0.0.1", "-p", str(port),
              "baithak.asgi:application"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:
             _wait_until_up(port)
-            results: dict[str, object] = {"page": PAGE, "lighthouse": {}, "server": {}}
-            for lang in LANGS:
-                path = PAGE.format(lang=lang)
-                server_time(port, path, 20)  # warm up: first requests parse the content
-                results["server"][lang] = server_time(port, path)  # type: ignore[index]
-                url = f"http://127.0.0.1:{port}{path}"
-                scores = lighthouse(binary, url, tmp / f"lh-{lang}.json")
-                results["lighthouse"][lang] = scores  # type: ignore[index]
+            results: dict[str, object] = {
+                "pages": list(pages), "runs": runs, "lighthouse": {}, "server": {}
+            }
+            for page in pages:
+                for lang in langs:
+                    path = page.format(lang=lang)
+                    server_time(port, path, 20)  # warm up: first requests parse the content
+                    results["server"][path] = server_time(port, path)  # type: ignore[index]
+                    url = f"http://127.0.0.1:{port}{path}"
+                    scores = lighthouse(binary, url, tmp / f"lh-{lang}.json", runs)
+                    results["lighthouse"][path] = scores  # type: ignore[index]
         finally:
             server.terminate()
             server.wait(timeout=10)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    which += "" if langs == LANGS else "-" + "-".join(langs)
+    results_path = Path(str(RESULTS).format(which=which))
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
-    for lang in LANGS:
-        s = results["lighthouse"][lang]  # type: ignore[index]
-        t = results["server"][lang]  # type: ignore[index]
-        print(
-            f"{PAGE.format(lang=lang):<20}{s['performance']:>6.2f}{s['accessibility']:>6.2f}"
-            f"{s['best-practices']:>6.2f}{s['seo']:>6.2f}{s['lcp_ms']:>8}{t['p50_ms']:>8}"
-        )
-        if s["failing"]:
-            print(f"  failing audits: {', '.join(s['failing'])}")
-    print(f"written to {RESULTS.relative_to(ROOT)}")
+    for page in pages:
+        for lang in langs:
+            path = page.format(lang=lang)
+            s = results["lighthouse"][path]  # type: ignore[index]
+            t = results["server"][path]  # type: ignore[index]
+            print(
+                f"{path:<20}{s['performance']:>6.2f}{s['accessibility']:>6.2f}"
+                f"{s['best-practices']:>6.2f}{s['seo']:>6.2f}{s['lcp_ms']:>8}{t['p50_ms']:>8}"
+            )
+            if s["failing"]:
+                print(f"  failing audits: {', '.join(s['failing'])}")
+    print(f"written to {results_path.relative_to(ROOT)}")
     return 0
 
 

@@ -381,8 +381,13 @@ def _arrow(x1: float, y1: float, x2: float, y2: float) -> str:
     )
 
 
-def _board(title: str, pos: BgPosition, overlay: str = "") -> str:
-    width = int(_TRAY_X + 40)
+BOARD_W, BOARD_H = int(_TRAY_X + 40), 320
+
+
+def board_body(pos: BgPosition, overlay: str = "") -> str:
+    """A board's SVG elements (BOARD_W x BOARD_H, from the origin), without the <svg>, so
+    another picture (the home page's) can place it among its own."""
+    width = BOARD_W
     parts = [
         f'<rect x="0" y="0" width="{width}" height="320" rx="10" fill="#6b4a2b"/>',
         f'<rect x="{_LEFT}" y="{_TOP}" width="{12 * _PW + _BAR_W}" height="{_BOTTOM - _TOP}" '
@@ -435,7 +440,16 @@ def _board(title: str, pos: BgPosition, overlay: str = "") -> str:
             f'font-size="11" fill="#fbf7f0">{escape(_("Off"))}</text>'
         )
     parts.append(overlay)
-    return _svg(title, width, 320, "".join(parts), "fig-board")
+    return "".join(parts)
+
+
+def _board(title: str, pos: BgPosition, overlay: str = "") -> str:
+    return _svg(title, BOARD_W, BOARD_H, board_body(pos, overlay), "fig-board")
+
+
+def svg_image(title: str, width: int, height: int, body: str, css_class: str) -> str:
+    """An <svg role=img> titled `title` (unique title id), as every figure here is drawn."""
+    return _svg(title, width, height, body, css_class)
 
 
 def figure_bg_start() -> str:

@@ -16,13 +16,15 @@ class GuideSitemap(Sitemap):
     changefreq = "monthly"
 
     def items(self) -> list[PageSpec | str]:
-        return ["home", "index", *PAGES]
+        return ["home", "index", "faq_index", *PAGES]
 
     def location(self, item: PageSpec | str) -> str:
         if item == "home":
             return reverse("home")
         if item == "index":
             return reverse("guide:index")
+        if item == "faq_index":
+            return reverse("guide:faq_index")
         assert isinstance(item, PageSpec)
         name, kwargs = url_name_and_kwargs(item)
         return reverse(name, kwargs=kwargs)

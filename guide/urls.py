@@ -11,6 +11,7 @@ app_name = "guide"
 urlpatterns = [
     path("rules/", views.index, name="index"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
+    path("faq/", views.faq_index, name="faq_index"),
     path("faq/<slug:topic>/", views.faq, name="faq"),
     path("glossary/", views.glossary, name="glossary"),
     path("house-rules/", views.house_rules, name="house_rules"),

@@ -44,6 +44,14 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
+def faq_index(request: HttpRequest) -> HttpResponse:
+    """Every FAQ page (Court Piece, Hukum, Backgammon) with each of its questions."""
+    lang = translation.get_language()
+    pages = [get_page(lang, spec.slug) for spec in GUIDE_PAGES if spec.kind == "faq"]
+    return render(request, "guide/faq_index.html", {"pages": [p for p in pages if p]})
+
+
+@require_safe
 def faq(request: HttpRequest, topic: str) -> HttpResponse:
     spec = FAQ_BY_URL_PART.get(topic)
     if spec is None:

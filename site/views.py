@@ -3,6 +3,7 @@ and our own 404 and 500 pages."""
 
 from __future__ import annotations
 
+from baithak import home as home_parts
 from baithak.language import preferred_language
 from django.conf import settings
 from django.db import connection
@@ -11,6 +12,7 @@ from django.shortcuts import render
 from django.template import loader
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 
@@ -26,8 +28,16 @@ def root(request: HttpRequest) -> HttpResponseRedirect:
     return response
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The front door: Play now, the lessons with the visitor's progress, play with
+    friends, the rules, and the live figures (baithak.home)."""
+    context = {
+        "live": home_parts.live_figures(),
+        "lessons": home_parts.lesson_progress(request),
+        "picture": mark_safe(home_parts.picture()),  # drawn by us, every word escaped
+    }
+    return render(request, "home.html", context)
 
 
 @require_safe

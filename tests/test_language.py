@@ -91,7 +91,7 @@ def test_extraction_finds_known_strings() -> None:
     templates = template_msgids()
     assert "Skip to content" in templates  # {% translate %} in base.html
     # {% blocktranslate trimmed %} in home.html
-    assert any(m.startswith("Learn and play Court Piece — Rung") for m in templates)
+    assert any(m.startswith("Play a game of Rung against bots") for m in templates)
     assert "On this page" in templates  # an app template
     assert "South" in python_msgids()  # guide/figures.py
     assert "South" not in python_msgids(under=["accounts"])  # `under` narrows the walk

@@ -43,16 +43,27 @@ def test_healthz(client: Client) -> None:
     assert response.json() == {"ok": True}
 
 
+@pytest.mark.django_db
 def test_urdu_page_has_no_english_ui_strings(client: Client) -> None:
     html = client.get("/ur/").content.decode()
     for english in ("Skip to content", "Learn and play", "sitting room"):
         assert english not in html
 
 
-def test_site_nav_links_the_guide(client: Client) -> None:
+@pytest.mark.django_db
+def test_site_nav_links_play_learn_rules_questions_and_accounts(client: Client) -> None:
     html = client.get("/hi/").content.decode()
-    for path in ("/hi/rules/", "/hi/faq/court-piece/", "/hi/glossary/", "/hi/house-rules/"):
-        assert f'href="{path}"' in html
+    nav = html.split('class="site-nav"', 1)[1].split("</nav>", 1)[0]
+    for path in ("/hi/play/", "/hi/learn/", "/hi/rules/", "/hi/faq/"):
+        assert f'href="{path}"' in nav
+    header = html.split('<header class="site-header">', 1)[1].split("</header>", 1)[0]
+    assert 'href="/hi/accounts/login/"' in header and 'href="/hi/accounts/signup/"' in header
+    # One row on a phone: everything but the brand sits in the Menu disclosure.
+    assert header.count("<details") == 1 and "<summary>" in header
+    # The glossary and house rules moved to the footer.
+    footer = html.split('<footer class="site-footer">', 1)[1]
+    for path in ("/hi/glossary/", "/hi/house-rules/"):
+        assert f'href="{path}"' in footer
 
 
 def test_robots_txt_points_at_the_sitemap(client: Client) -> None:

@@ -24,10 +24,12 @@ def test_sitemap_lists_every_page_in_every_language(client: Client) -> None:
         assert f"{base}/{lang}/rules/" in locs
         assert f"{base}/{lang}/rules/hidden-rung/" in locs
         assert f"{base}/{lang}/faq/court-piece/" in locs
+        assert f"{base}/{lang}/faq/" in locs  # the index of every FAQ
         assert f"{base}/{lang}/glossary/" in locs
         assert f"{base}/{lang}/house-rules/" in locs
     # The lessons have their own section (tutorials.sitemaps, tests/tutorials/test_pages.py).
-    assert len({loc for loc in locs if "/learn/" not in loc}) == 3 * (len(PAGES) + 2)
+    # Beside the pages: the home page, the rules index and the FAQ index.
+    assert len({loc for loc in locs if "/learn/" not in loc}) == 3 * (len(PAGES) + 3)
 
 
 @pytest.mark.django_db
