@@ -140,24 +140,32 @@ def new_table(request: HttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        owner = services.owner_from_request(request)
-        try:
-            table = services.create_table(
-                owner=owner,
-                variant=data["variant"],
-                options=data["options"],
-                private=bool(data.get("private")),
-                bots=data["bots"],
-                move_seconds=data["move_seconds"],
-                spectators=bool(data.get("spectators")),
-            )
-        except services.TableError as error:
-            if error.code == "needs_account":
-                return _error_page(request, error)
-            form.add_error(None, table_render.error_text(error.code))
-        else:
-            return HttpResponseRedirect(_table_url(table))
+        made = _create_from_form(request, form, variant=data["variant"])
+        if made is not None:
+            return made
     return render(request, "game/new_table.html", {"form": form})
+
+
+def _create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpResponse | None:
+    """Create the table a valid form describes (``game`` names the game's own fields): the
+    table page, an error page for a guest, or None with the refusal added to the form."""
+    data = form.cleaned_data
+    try:
+        table = services.create_table(
+            owner=services.owner_from_request(request),
+            options=data["options"],
+            private=bool(data.get("private")),
+            bots=data["bots"],
+            move_seconds=data["move_seconds"],
+            spectators=bool(data.get("spectators")),
+            **game,
+        )
+    except services.TableError as error:
+        if error.code == "needs_account":
+            return _error_page(request, error)
+        form.add_error(None, table_render.error_text(error.code))
+        return None
+    return HttpResponseRedirect(_table_url(table))
 
 
 def _is_host(table: Table, owner: services.Owner) -> bool:
@@ -491,25 +499,11 @@ def new_bg_table(request: HttpRequest) -> HttpResponse:
     the bot and its level (``game.bgtable`` checks them again)."""
     form = BgTableForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        owner = services.owner_from_request(request)
-        try:
-            table = services.create_table(
-                owner=owner,
-                game="backgammon",
-                options=data["options"],
-                length=data["length"],
-                private=bool(data.get("private")),
-                bots=data["bots"],
-                move_seconds=data["move_seconds"],
-                spectators=bool(data.get("spectators")),
-            )
-        except services.TableError as error:
-            if error.code == "needs_account":
-                return _error_page(request, error)
-            form.add_error(None, table_render.error_text(error.code))
-        else:
-            return HttpResponseRedirect(_table_url(table))
+        made = _create_from_form(
+            request, form, game="backgammon", length=form.cleaned_data["length"]
+        )
+        if made is not None:
+            return made
     return render(request, "game/new_bg_table.html", {"form": form})
 
 
