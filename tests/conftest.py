@@ -18,6 +18,22 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run every browser test after every other test.
+
+    Once started, Playwright's sync API keeps an event loop running in the main thread
+    until the session ends; any later test that calls ``async_to_sync`` or
+    ``asyncio.run`` (the table services, the socket tests, the scale-out tests) would
+    then fail with "cannot be called from a running event loop". The sort is stable, so
+    each group keeps its collected order.
+    """
+    def uses_browser(item: pytest.Item) -> bool:
+        fixtures = getattr(item, "fixturenames", ())
+        return item.get_closest_marker("browser") is not None or "browser" in fixtures
+
+    items.sort(key=uses_browser)
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
