@@ -17,7 +17,7 @@ def action_label(action: str) -> str:
     if kind == "hide":
         return _("Hide the %(card)s face down") % {"card": pictures.card_label(arg)}
     if kind == "bid":
-        return _("Bid %(tricks)s, %(suit)s") % {
+        return _("Bid %(tricks)s %(suit)s") % {
             "tricks": arg[:-1],
             "suit": pictures.suit_name(arg[-1]),
         }
@@ -34,6 +34,13 @@ def action_label(action: str) -> str:
         "timeout": _("Time runs out"),
     }
     return words.get(kind, action)
+
+
+def bid_label(bid: str) -> str:
+    """A bid as the table hears it ("8 Hearts", "Pass"), for the list of bids so far."""
+    if bid == "pass":
+        return _("Pass")
+    return _("%(tricks)s %(suit)s") % {"tricks": bid[:-1], "suit": pictures.suit_name(bid[-1])}
 
 
 def result_kind_label(kind: str) -> str:

@@ -21,17 +21,30 @@ def face(card: str) -> tuple[str, str]:
     return rank, card[1]
 
 
-def rank_name(card: str) -> str:
-    names = dict(fig._rank_names())
-    return names[face(card)[0]]
-
-
 def suit_name(suit: str) -> str:
     return fig._suit_names()[suit]
 
 
 def card_label(card: str) -> str:
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card), "suit": suit_name(card[1])}
+    """The card's spoken name. One phrase per rank, not "%(rank)s of %(suit)s": in Urdu
+    and Hindi the joining word follows the rank's gender (پان کی دُگّی but پان کا نہلا),
+    and the lessons name the number cards in words, as players say them."""
+    names = {
+        "A": _("Ace of %(suit)s"),
+        "K": _("King of %(suit)s"),
+        "Q": _("Queen of %(suit)s"),
+        "J": _("Jack of %(suit)s"),
+        "T": _("Ten of %(suit)s"),
+        "9": _("Nine of %(suit)s"),
+        "8": _("Eight of %(suit)s"),
+        "7": _("Seven of %(suit)s"),
+        "6": _("Six of %(suit)s"),
+        "5": _("Five of %(suit)s"),
+        "4": _("Four of %(suit)s"),
+        "3": _("Three of %(suit)s"),
+        "2": _("Two of %(suit)s"),
+    }
+    return names[card[0]] % {"suit": suit_name(card[1])}
 
 
 def seat_name(seat: int, me: int) -> str:

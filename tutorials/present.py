@@ -9,18 +9,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
-from tutorials.steps import Step, TrumpSuit
+from tutorials.steps import BgMove, LessonError, Step, TrumpSuit
 
 
 def rule_url(page: str, anchor: str) -> str:
     """The guide page (rules, or house rules) and section a step cites."""
     name, kwargs = url_name_and_kwargs(BY_SLUG[page])
     return reverse(name, kwargs=kwargs) + (f"#{anchor}" if anchor else "")
+
+
+def ask_html(step: Step, ask: str) -> SafeString:
+    """The step's question. A question about one card writes ``{card}`` where the card goes
+    ("Can you play the {card} here?"): the name is drawn from the step's own action, in
+    bold, so the words can never name another card than the one the engine is asked about.
+    """
+    before, placeholder, after = ask.partition("{card}")
+    if not placeholder:
+        return format_html("{}", ask)
+    kind, _sep, card = str(getattr(step, "action", "")).partition(":")
+    if kind not in ("play", "hide"):
+        raise LessonError(f"step {step.id}: {{card}} in a question that is about no card")
+    return format_html("{}<strong>{}</strong>{}", before, pictures.card_label(card), after)
 
 
 def _hand(cards: list[str]) -> list[dict[str, str]]:
@@ -93,10 +108,7 @@ def present_step(step: Step) -> dict[str, Any]:
         if view.get("bids"):
             out["bids"] = [
                 _("%(seat)s: %(bid)s")
-                % {
-                    "seat": labels.seat_label(b["seat"], me),
-                    "bid": labels.action_label("pass" if b["bid"] == "pass" else "bid:" + b["bid"]),
-                }
+                % {"seat": labels.seat_label(b["seat"], me), "bid": labels.bid_label(b["bid"])}
                 for b in view["bids"]
             ]
         if view.get("completed_tricks") and "last_trick" not in ctx and step.widget != "cards":
@@ -109,8 +121,6 @@ def present_step(step: Step) -> dict[str, Any]:
                 }
                 for n, t in enumerate(view["completed_tricks"])
             ]
-        if "action" in ctx:
-            out["asked_action"] = labels.action_label(ctx["action"])
         outcome = ctx.get("outcome")
         if outcome:
             out["outcome"] = {
@@ -154,16 +164,14 @@ def present_step(step: Step) -> dict[str, Any]:
         out["board_svg"] = mark_safe(pictures.board_svg(ctx["board"], _("The board")))
         dice = ctx.get("dice")
         out["dice"] = list(dice) if dice and step.widget != "number" else None
-        if step.widget == "move" and dice:
-            # One chooser per die: every point (25 is the bar), highest first.
+        if isinstance(step, BgMove) and dice:
+            # One chooser per die, offering the points the learner has a checker on.
             points = [
                 {"value": str(p), "label": _("bar") if p == 25 else str(p)}
-                for p in range(25, 0, -1)
+                for p in step.offered()
             ]
             out["move_dice"] = [
                 {"n": i + 1, "die": d, "points": points} for i, d in enumerate(dice)
             ]
-        if "action" in ctx:
-            out["asked_action"] = labels.action_label(ctx["action"])
         out["cube"] = ctx["cube"]["value"]
     return out

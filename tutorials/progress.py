@@ -19,7 +19,8 @@ SESSION_RUNS = "learn_runs"
 
 
 def stars_for_mistakes(mistakes: int) -> int:
-    """3 stars without a mistake, 2 for one or two, 1 otherwise (as lichess Learn)."""
+    """3 stars without a mistake, 2 for one or two, 1 otherwise (as lichess Learn).
+    tutorials/_star_key.html says so to the learner; a test reads it back against this."""
     if mistakes == 0:
         return 3
     return 2 if mistakes <= 2 else 1

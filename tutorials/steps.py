@@ -506,6 +506,9 @@ class BgStep(Step):
     dice: tuple[tuple[int, int], ...] = ()
     actions: tuple[str, ...] = ()
     game: ClassVar[str] = "backgammon"
+    # The dice are on the board once rolled: a play or a move. A cube decision comes
+    # before the roll, so its step shows none (its `dice` only seed the Game's throws).
+    rolled: ClassVar[bool] = True
 
     @cached_property
     def pos(self) -> bg.Position:
@@ -530,7 +533,8 @@ class BgStep(Step):
 
     def context(self) -> dict[str, Any]:
         view = self.state.view(0)
-        return {"board": view["board"], "dice": self.roll, "cube": view["cube"]}
+        dice = self.roll if self.rolled else None
+        return {"board": view["board"], "dice": dice, "cube": view["cube"]}
 
 
 @dataclass(eq=False)
@@ -614,10 +618,20 @@ class BgMove(BgStep):
         if not self.correct():
             raise LessonError(f"step {self.id}: no legal play")
 
-    def a_wrong_answer(self) -> str:
-        return next(
-            f"{a},{b}" for a in self.SOURCES for b in self.SOURCES if f"{a},{b}" not in self._right
+    def offered(self) -> tuple[int, ...]:
+        """The points the page offers to move from: those with one of the learner's
+        checkers (25 is the bar), highest first. A checker can only leave a point it is on;
+        the check itself still takes any point (`_legal` judges)."""
+        board = self.state.view(0)["board"]
+        return tuple(
+            p
+            for p in self.SOURCES
+            if (board["bar"][0] if p == 25 else board["points"][p - 1]) > 0
         )
+
+    def a_wrong_answer(self) -> str:
+        offered = self.offered()
+        return next(f"{a},{b}" for a in offered for b in offered if f"{a},{b}" not in self._right)
 
 
 @dataclass(eq=False)
@@ -651,6 +665,7 @@ class BgMayI(BgStep):
 
     action: str = ""
     widget: ClassVar[str] = "yesno"
+    rolled: ClassVar[bool] = False
 
     def options(self) -> list[Option]:
         return [Option("yes", "yesno", "yes"), Option("no", "yesno", "no")]
@@ -669,6 +684,7 @@ class BgCubeValue(BgStep):
 
     then: str = ""
     choices: tuple[int, ...] = (1, 2, 4, 8)
+    rolled: ClassVar[bool] = False
 
     def options(self) -> list[Option]:
         return [Option(str(n), "number", str(n)) for n in self.choices]

@@ -16,7 +16,7 @@ from tutorials import labels, progress
 from tutorials import practice as practice_mod
 from tutorials.content import LessonText, get_text
 from tutorials.lessons import BY_SLUG, LESSONS
-from tutorials.present import present_step, rule_url
+from tutorials.present import ask_html, present_step, rule_url
 from tutorials.steps import BgMove, Lesson, Option
 
 
@@ -94,8 +94,11 @@ def _step_context(
         "index": index,
         "number": index + 1,
         "total": len(lesson.steps),
+        # Steps answered right so far; _answer counts the current one once it is right.
+        "steps_done": index,
         "step": present_step(step),
         "step_text": step_text,
+        "ask": ask_html(step, step_text.ask),
         "action": reverse("tutorials:lesson", kwargs={"slug": lesson.slug}),
         "stars": progress.all_stars(request).get(lesson.slug, 0),
         "rule_url": rule_url(step_text.rule_page, step_text.rule_anchor),
@@ -132,7 +135,8 @@ def _answer(
         status = 400
     elif step.check(answer):
         done = index + 1 >= len(lesson.steps)
-        feedback = {"state": "right", "done": done}
+        feedback = {"state": "right", "done": done, "mistakes": run["mistakes"]}
+        ctx["steps_done"] = index + 1
         if done:
             stars = progress.stars_for_mistakes(run["mistakes"])
             progress.record(request, lesson.slug, stars)
@@ -155,9 +159,14 @@ def _answer(
         )
     ctx["feedback"] = feedback
     ctx["chosen"] = answer
+    if ctx["step"]["widget"] == "move":
+        # Each die's chooser keeps the point the learner chose, beside "Your play".
+        for die, point in zip(ctx["step"]["move_dice"], answer.split(","), strict=False):
+            die["chosen"] = point
     if _is_htmx(request):
-        # htmx swaps only the feedback; a 400 is still shown (see the page's htmx config).
-        return render(request, "tutorials/_feedback.html", ctx, status=status)
+        # htmx swaps the feedback (and, out of band, the progress and the answered
+        # question); a 400 is still shown (see the page's htmx config).
+        return render(request, "tutorials/_answered.html", ctx, status=status)
     return render(request, "tutorials/lesson.html", ctx, status=status)
 
 
@@ -224,5 +233,5 @@ def practice(request: HttpRequest, skill: str) -> HttpResponse:
         feedback = {"state": "wrong"}
     ctx.update(feedback=feedback, state=state, why=practice_mod.skill_info(skill)["why"])
     if _is_htmx(request):
-        return render(request, "tutorials/_practice_feedback.html", ctx, status=status)
+        return render(request, "tutorials/_practice_answered.html", ctx, status=status)
     return render(request, "tutorials/practice.html", ctx, status=status)

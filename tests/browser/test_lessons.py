@@ -63,6 +63,8 @@ def _play_lesson(page: Any, base: str, lang: str, slug: str, shots: Path | None)
         if n < len(lesson.steps) - 1:
             page.locator("#feedback a.button").click()
     page.wait_for_selector("#feedback .lesson-done")
+    bar = page.locator("#lesson-progress progress")
+    assert bar.get_attribute("value") == bar.get_attribute("max") == str(len(lesson.steps))
     if shots is not None:
         page.screenshot(path=str(shots / f"lesson-{slug}-{lang}-done.png"), full_page=True)
 
@@ -77,7 +79,7 @@ def test_finish_a_lesson_in_each_language(
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     _play_lesson(page, live_server.url, lang, slug, artifacts_dir)
     # One mistake: two stars, shown on the list and kept for the next visit.
-    assert page.locator("#feedback .lesson-done .stars").get_attribute("aria-label") is not None
+    assert page.locator("#feedback .lesson-done .verdict .stars").get_attribute("aria-label")
     page.goto(f"{live_server.url}/{lang}/learn/")
     card = page.locator(f'.lesson-card:has(a[href="/{lang}/learn/{slug}/"])')
     assert card.locator(".stars").inner_text().strip() == "★★☆"
@@ -101,13 +103,43 @@ def test_practice_page_on_a_phone(page: Any, live_server: Any, artifacts_dir: Pa
         page.screenshot(path=str(artifacts_dir / f"practice-{skill}-ur-390.png"), full_page=True)
 
 
-def test_keyboard_answers_a_step(page: Any, live_server: Any) -> None:
-    step = BY_SLUG["trick-winner"].steps[0]
+def _focused(page: Any) -> str:
+    return str(page.evaluate("document.activeElement.outerHTML"))
+
+
+def test_keyboard_answers_a_step_and_goes_on(page: Any, live_server: Any) -> None:
+    lesson = BY_SLUG["trick-winner"]
+    first, second = lesson.steps[0], lesson.steps[1]
     page.goto(f"{live_server.url}/en/learn/trick-winner/")
-    page.locator(f'button[name=answer][value="{sorted(step.correct())[0]}"]').focus()
+    page.locator(f'button[name=answer][value="{sorted(first.correct())[0]}"]').focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#feedback .feedback--right")
     assert "Right!" in page.locator("#feedback").inner_text()
+    # The answered question is disabled, and the focus is on the way on: Enter goes on.
+    page.wait_for_selector("#step-ask fieldset[disabled]")
+    assert 'class="button"' in _focused(page) and "Next step" in _focused(page)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f'input[name=step][value="{second.id}"]', state="attached")
+
+
+def test_a_wrong_typed_number_is_ready_to_be_typed_again(page: Any, live_server: Any) -> None:
+    step = BY_SLUG["bg-moving"].steps[-1]  # the pip count
+    page.goto(f"{live_server.url}/en/learn/bg-moving/")
+    for earlier in BY_SLUG["bg-moving"].steps[:-1]:
+        _answer(page, earlier, sorted(earlier.correct())[0])
+        page.wait_for_selector("#feedback .feedback--right")
+        page.locator("#feedback a.button").click()
+    page.wait_for_selector(f'input[name=step][value="{step.id}"]', state="attached")
+    _answer(page, step, step.a_wrong_answer())
+    page.wait_for_selector("#feedback .feedback--wrong")
+    page.wait_for_function("document.activeElement.name === 'answer'")
+    assert "<input" in _focused(page)
+    page.keyboard.type(sorted(step.correct())[0])  # the wrong number was selected
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#feedback .lesson-done")
+    bar = page.locator("#lesson-progress progress")
+    assert bar.get_attribute("value") == bar.get_attribute("max")
+    assert "Next lesson" in _focused(page)
 
 
 def test_a_guests_stars_survive_signing_up(page: Any, live_server: Any) -> None:

@@ -21,7 +21,7 @@ LESSON = Lesson(
         BgPlay(
             "enter-first",
             position=ON_BAR_2,
-            dice=((3, 5),),
+            dice=((5, 3),),
             choices=("bar/22 13/8", "13/10 13/8", "bar/20 6/3"),
         ),
     ),
