@@ -163,6 +163,10 @@ def test_the_copied_hands_summary_and_replay_say_it_is_a_copy_and_check_the_orig
     client.post(f"/en/play/{source.pk}/replay/1/again/", {"with": "bots"})
     new = Table.objects.latest("created_at")
     _play_out_first_hand(new)
+    # The live table shows the finished copy's summary: its fairness is the original's.
+    page = client.get(f"/en/play/{new.pk}/").content.decode()
+    live = page.split('class="hand-summary"', 1)[1]
+    assert "This deal was not shuffled at this table" in live
     fragment = client.get(f"/en/play/{new.pk}/summary/1/").content.decode()
     assert "This deal was not shuffled at this table" in fragment
     assert f'href="/en/play/{source.pk}/replay/1/"' in fragment
@@ -203,3 +207,25 @@ def test_no_english_left_on_the_deal_again_pages(client: Client, lang: str) -> N
     ):
         html = client.get(url).content.decode()
         assert english_left(html, lang, allowed=ALLOWED) == [], url
+
+
+def test_a_partner_replays_it_holding_their_own_cards_and_the_check_still_holds(
+    client: Client, make_user: Any
+) -> None:
+    alice = services.Owner(user=make_user("alice"), guest_key=None)
+    bob = services.Owner(user=make_user("bob"), guest_key=None)
+    source = services.create_table(owner=alice, bots=[1, 3], move_seconds=30)
+    services.take_seat(table_id=source.pk, owner=bob, seat=2)
+    services.start_table(table_id=source.pk, owner=alice)
+    _play_out_first_hand(source)
+    played = states.load(source).hands[0]
+    client.login(username="bob", password=PASSWORD)
+    url = f"/en/play/{source.pk}/replay/1/again/"
+    assert "You hold the cards you held in that hand" in client.get(url).content.decode()
+    client.post(url, {"with": "bots"})
+    new = Table.objects.latest("created_at")
+    assert services.seat_of(new, bob) == 0 and _deal(new)[0] == played.deal[2]
+    _play_out_first_hand(new)
+    html = client.get(f"/en/play/{new.pk}/replay/1/").content.decode()
+    assert "The original deal recomputes from its seeds" in html and "✘" not in html
+    assert "Here everyone sits 2 seats round from the original table" in html
