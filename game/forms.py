@@ -106,6 +106,29 @@ class NewTableForm(forms.Form):
         return data
 
 
+class DealAgainForm(NewTableForm):
+    """The table's own choices for a deal played again (seats, bots, timer, privacy):
+    the game and its house rules are the copied hand's, so they are not asked.
+    ``private_only``: the deal comes from a private table, so the new one is private too
+    (the field is not offered)."""
+
+    def __init__(self, *args: Any, private_only: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.private_only = private_only
+        for name in [n for n in self.fields if n == "variant" or "__" in n]:
+            del self.fields[name]
+        self.option_groups = []
+        if private_only:
+            del self.fields["private"]
+
+    def clean(self) -> dict[str, Any]:
+        if self.private_only:
+            self.cleaned_data["private"] = True
+        data = super().clean()
+        data.pop("options", None)
+        return data
+
+
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
 BG_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
 

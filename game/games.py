@@ -49,6 +49,18 @@ class GameSpec:
     target_is_length: bool = False
     # (state, seat, table options) -> the bot's action; None: game.bots.choose
     bot: Callable[[Any, int, dict[str, Any]], str] | None = None
+    # build's arguments plus (dealer, deal): a starting state whose first hand is that
+    # deal, played again (services.play_deal_again); None: the game cannot replay a deal
+    build_with_deal: (
+        Callable[
+            [str, dict[str, Any], int | None, str, Sequence[str], int, int,
+             Sequence[Sequence[str]]],
+            GameState,
+        ]
+        | None
+    ) = None
+    # a finished hand -> (dealer, deal as received per seat), for build_with_deal
+    deal_of: Callable[[Any], tuple[int, list[list[str]]]] | None = None
 
     def bot_action(self, state: Any, seat: int, options: dict[str, Any] | None = None) -> str:
         if self.bot is not None:
@@ -88,6 +100,22 @@ def _cp_build(
     )
 
 
+def _cp_build_with_deal(
+    variant: str,
+    options: dict[str, Any],
+    target: int | None,
+    top: str,
+    client_seeds: Sequence[str],
+    chain: int,
+    dealer: int,
+    deal: Sequence[Sequence[str]],
+) -> GameState:
+    return cp.Match(
+        cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
+        chain=chain, first_hand=(dealer, deal),
+    )
+
+
 def _cp_timeout(match: Any) -> str | None:
     return "timeout" if match.hand.timeout_legal else None
 
@@ -108,6 +136,8 @@ COURTPIECE = GameSpec(
     rating_game=lambda variant: variant,
     finished=lambda match: match.hands,
     record=cp.to_record,
+    build_with_deal=_cp_build_with_deal,
+    deal_of=lambda hand: (int(hand.dealer), hand.deal),
 )
 
 BACKGAMMON = GameSpec(

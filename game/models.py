@@ -51,6 +51,13 @@ class Table(models.Model):
     commitment = models.CharField(max_length=64)
     chain_length = models.PositiveIntegerField()
     client_seeds = models.JSONField(default=list, blank=True)  # fixed at start
+    # A deal played again (services.play_deal_again): the first hand is not dealt from
+    # this table's seeds but is this one, copied from a finished hand. Keys: "dealer" and
+    # "deal" (as this table seats it), "table" and "hand" (the hand first dealt with these
+    # cards), "shift" (seat s here holds that table's seat s + shift), and the revealed
+    # seeds that dealt it there: "server_seed", "client_seeds", "counter", "commitment".
+    # None: an ordinary table, every hand dealt from its own chain.
+    copied_deal = models.JSONField(null=True, blank=True)
     # The one pending deadline, for the seat to move at `deadline_version`.
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_kind = models.CharField(max_length=8, choices=DEADLINE_CHOICES, blank=True)

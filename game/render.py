@@ -116,6 +116,7 @@ def error_text(code: str) -> str:
         "needs_account": _("Sign in to take a seat at a table with people."),
         "conflict": _("Someone else was quicker."),
         "bad_request": _("That request is not valid."),
+        "not_over": _("That hand is not over yet: it can be played again once it ends."),
     }
     return words.get(code, _("Something went wrong."))
 
@@ -298,12 +299,31 @@ def _announcement(seats: _Seats, view: dict[str, Any], to_move: int | None) -> s
     return " ".join(p for p in parts if p)
 
 
+def copied_link(copied: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Where a deal played again comes from, for the pages: table, hand and the URL of
+    that hand's replay (in the active language). None for an ordinary table."""
+    if not copied:
+        return None
+    from django.urls import reverse
+
+    table, hand = int(copied["table"]), int(copied["hand"])
+    return {"table": table, "hand": hand, "url": reverse("game:replay", args=[table, hand])}
+
+
 def _summary(
-    seats: _Seats, hand: dict[str, Any], fairness: dict[str, Any], table_id: Any, number: int
+    seats: _Seats,
+    hand: dict[str, Any],
+    fairness: dict[str, Any],
+    table_id: Any,
+    number: int,
+    copied: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
+    """``copied``: the table's ``copied_deal`` info; it is shown when this hand is the
+    one the fairness block lists as given (its cards were copied, not dealt here)."""
     result = hand.get("result")
     if not result:
         return None
+    given = number - 1 in (fairness.get("given") or [])
     kind = result["kind"]
     winner = result.get("winner")
     seeds = fairness.get("server_seeds") or []
@@ -325,6 +345,7 @@ def _summary(
         "number": number,
         "commitment": fairness.get("commitment"),
         "seed": seed,
+        "copied": copied_link(copied) if given else None,
         "table_id": table_id,
         # Relative to the table page (/<lang>/play/<id>/), where every frame is shown.
         "replay_url": f"replay/{number}/" if table_id else "",
@@ -461,10 +482,11 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     # dealt); at the end of a match the current hand is the finished one.
     summary = None
     last_hand = payload.get("last_hand")
+    copied = table.get("copied_deal")
     if isinstance(last_hand, dict) and last_hand.get("result"):
-        summary = _summary(seats, last_hand, fairness, table.get("id"), hands_played)
+        summary = _summary(seats, last_hand, fairness, table.get("id"), hands_played, copied)
     elif phase == "over":
-        summary = _summary(seats, view, fairness, table.get("id"), hands_played)
+        summary = _summary(seats, view, fairness, table.get("id"), hands_played, copied)
     # The live frame has no finished hand in it: while the next hand is young, the page
     # fetches the summary of the last one over HTTP (game.views.hand_summary).
     summary_url = ""

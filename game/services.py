@@ -110,12 +110,12 @@ def owner_from_scope(scope: dict[str, Any]) -> Owner:
 
 class TableError(Exception):
     """A refusal: ``code`` is TABLE_PROTOCOL.md's (or bad_request, forbidden, conflict,
-    not_found, needs_account), ``message`` says why in English."""
+    not_found, needs_account, not_over), ``message`` says why in English."""
 
     STATUS: ClassVar[dict[str, int]] = {
         "bad_request": 400, "malformed": 400, "forbidden": 403, "needs_account": 403,
         "not_seated": 403, "not_found": 404, "conflict": 409, "not_your_turn": 409,
-        "illegal": 409, "stale": 409, "rate_limited": 429,
+        "illegal": 409, "stale": 409, "rate_limited": 429, "not_over": 404,
     }
 
     def __init__(self, code: str, message: str) -> None:
@@ -202,10 +202,20 @@ def table_info(table: Table) -> dict[str, Any]:
         "rated": table.rated,
         "version": table.version,
         "commitment": table.commitment,
+        # A deal played again: which finished hand it copies (never the cards themselves).
+        "copied_deal": copied_from(table),
         "created_at": _iso(table.created_at),
         "started_at": _iso(table.started_at),
         "finished_at": _iso(table.finished_at),
     }
+
+
+def copied_from(table: Table) -> dict[str, int] | None:
+    """``{"table", "hand"}`` of the hand whose deal ``table`` plays again, or None."""
+    copied = table.copied_deal
+    if not copied:
+        return None
+    return {"table": int(copied["table"]), "hand": int(copied["hand"])}
 
 
 def state_payload(table_id: int, seat: int | None) -> dict[str, Any]:
@@ -287,7 +297,7 @@ def hand_record(table_id: int, hand: int) -> dict[str, Any]:
     if hand > len(finished):
         raise TableError("not_found", f"hand {hand} is not over")
     counter = hand - 1
-    return {
+    out = {
         "record": game.record(finished[counter]),
         "server_seed": fair.chain(table.seed_top, table.chain_length)[counter],
         "commitment": table.commitment,
@@ -296,6 +306,16 @@ def hand_record(table_id: int, hand: int) -> dict[str, Any]:
         "hand": hand,
         **game.record_extra(finished, counter),
     }
+    if counter == 0 and table.copied_deal:
+        # This table's first seed did not deal these cards: they are a copy. Say where
+        # from, with the seeds (revealed there) that dealt them first.
+        out["copied_from"] = {k: table.copied_deal[k] for k in _COPIED_PROVENANCE}
+    return out
+
+
+_COPIED_PROVENANCE = (
+    "table", "hand", "shift", "server_seed", "client_seeds", "counter", "commitment"
+)
 
 
 # ---------------------------------------------------------------------------- after commit
@@ -567,10 +587,15 @@ def create_table(
     length: int = 0,
     target: int | None = None,
     client_seed: str | None = None,
+    copied_deal: dict[str, Any] | None = None,
 ) -> Table:
     """A new table with the owner at seat 0 and ``bots`` seated; it starts at once when
-    every seat is filled. Guests may only create tables where every other seat is a bot."""
+    every seat is filled. Guests may only create tables where every other seat is a bot.
+    ``copied_deal`` (made by ``play_deal_again``, never taken from a client): the first
+    hand is that deal (see ``Table.copied_deal``)."""
     gspec, variant, options, target = _check_settings(game, variant, options, target, length)
+    if copied_deal is not None and gspec.build_with_deal is None:
+        raise TableError("bad_request", f"{game} cannot play a deal again")
     if not isinstance(private, bool) or not isinstance(spectators, bool):
         raise TableError("bad_request", "private and spectators must be true or false")
     if not isinstance(bots, list | tuple) or any(
@@ -614,6 +639,7 @@ def create_table(
             chain_length=gspec.chain_length,
             # The first seed's hash: published now, before anyone's client seed is fixed.
             commitment=fair.commitment(fair.chain(top, gspec.chain_length)[0]),
+            copied_deal=copied_deal,
         )
         seats = [
             Seat(table=table, number=n, bot=n in bot_seats) for n in range(gspec.seats)
@@ -644,6 +670,118 @@ def play_now(*, owner: Owner, game: str = "courtpiece", variant: str | None = No
     )
 
 
+def may_see(table: Table, owner: Owner, invite: str | None = None) -> bool:
+    """Whether ``owner`` may see ``table`` at all (the pages' rule): any public table; a
+    private one only from one of its seats, as its host, or with its invite link."""
+    if not table.private or seat_of(table, owner) is not None:
+        return True
+    if owner.is_user and table.host_id is not None and table.host_id == owner.user.pk:
+        return True
+    if owner.guest_key and table.host_guest and hmac.compare_digest(
+        owner.guest_key.encode(), table.host_guest.encode()
+    ):
+        return True
+    return isinstance(invite, str) and bool(invite) and hmac.compare_digest(
+        invite.encode(), table.invite.encode()
+    )
+
+
+def deal_to_copy(
+    *, table_id: Any, hand: Any, owner: Owner, invite: str | None = None
+) -> tuple[Table, dict[str, Any]]:
+    """The source table and the ``Table.copied_deal`` that plays its hand ``hand``
+    (counted from 1) again for ``owner``. Refused unless the owner may see the table and
+    the hand is over, so its seed is already revealed: nothing is shown or stored that
+    was not public to them already. Nothing changes either way."""
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        raise TableError("bad_request", "table must be a table number")
+    if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+        raise TableError("bad_request", "hand must be a whole number from 1")
+    source = Table.objects.filter(pk=table_id).first()
+    if source is None or not may_see(source, owner, invite):
+        raise TableError("not_found", f"no table {table_id}")  # a private table: not admitted
+    gspec = GAMES.get(source.game)
+    if gspec is None or gspec.build_with_deal is None or gspec.deal_of is None:
+        raise TableError("bad_request", "only a Court Piece deal can be played again")
+    finished = gspec.finished(states.load(source)) if source.client_seeds else ()
+    if hand > len(finished):
+        raise TableError("not_over", f"hand {hand} is not over: its seed is still secret")
+    counter = hand - 1
+    if counter == 0 and source.copied_deal:
+        # Itself a copy: point at the hand first dealt with these cards, whose seeds
+        # recompute them (a copy's own first seed dealt nothing).
+        origin = {k: source.copied_deal[k] for k in _COPIED_PROVENANCE}
+    else:
+        origin = {
+            "table": source.pk,
+            "hand": hand,
+            "shift": 0,
+            "server_seed": fair.chain(source.seed_top, source.chain_length)[counter],
+            "client_seeds": list(source.client_seeds),
+            "counter": counter,
+            "commitment": source.commitment,
+        }
+    dealer, deal = gspec.deal_of(finished[counter])
+    seats = gspec.seats
+    first = fair.deal(origin["server_seed"], origin["client_seeds"], origin["counter"])
+    if [first[(s + origin["shift"]) % seats] for s in range(seats)] != deal:
+        # Never claim a provenance that does not hold (it always should).
+        raise TableError("conflict", "that deal does not recompute from its seeds")
+    # The requester holds the cards they held in that hand; everyone's move round with
+    # them, so their partner, the opponents and the dealer keep their places.
+    shift = seat_of(source, owner) or 0
+    copied = {
+        **origin,
+        "shift": (origin["shift"] + shift) % seats,
+        "dealer": (dealer - shift) % seats,
+        "deal": [list(deal[(s + shift) % seats]) for s in range(seats)],
+    }
+    return source, copied
+
+
+def play_deal_again(
+    *,
+    owner: Owner,
+    table_id: Any,
+    hand: Any,
+    invite: str | None = None,
+    private: bool = True,
+    bots: Any = None,
+    move_seconds: int | None = None,
+    spectators: bool = False,
+) -> Table:
+    """A new table whose first hand is hand ``hand`` of table ``table_id`` dealt again:
+    the same four hands, the same dealer (see ``deal_to_copy``), with the source's
+    variant, house rules and target. Seats, bots, timer and privacy are chosen as for
+    any table (``create_table``); by default it is a private table against bots, like
+    Play now, so guests may use it too. A deal from a private table stays private.
+
+    The match goes on after the copied hand: friends who sit down to replay a deal sit
+    down to a game of Court Piece, and a one-hand table would close under them the
+    moment the hand is over. Every later hand is a fresh fair deal from the new table's
+    own chain (committed to at creation, before any client seed is fixed), as at any
+    table; only the first is marked as copied (``fairness.given``), and the table is
+    never rated."""
+    source, copied = deal_to_copy(table_id=table_id, hand=hand, owner=owner, invite=invite)
+    if source.private and private is not True:
+        raise TableError(
+            "bad_request", "a deal from a private table is played again at a private table"
+        )
+    gspec = GAMES[source.game]
+    return create_table(
+        owner=owner,
+        game=source.game,
+        variant=source.variant,
+        options=dict(source.options),
+        target=source.target,
+        private=private,
+        bots=list(range(1, gspec.seats)) if bots is None else bots,
+        move_seconds=move_seconds,
+        spectators=spectators,
+        copied_deal=copied,
+    )
+
+
 def _is_first_game(seat: Seat) -> bool:
     if seat.bot:
         return False
@@ -669,7 +807,9 @@ def _start(table: Table) -> None:
     table.status = Table.PLAYING
     table.started_at = now
     table.moved_at = now
-    table.rated = all(s.user_id is not None for s in seats)
+    # A deal played again is known to whoever asked for it (they saw all four hands on
+    # the replay page), so such a table is never rated.
+    table.rated = all(s.user_id is not None for s in seats) and not table.copied_deal
     game_state = states.initial(table)
     _set_deadline(table, seats, game_state, now)
     _save_table(table)

@@ -21,11 +21,19 @@ _MAX_CACHED = 5000  # a bound, so a long-running process never grows without lim
 
 
 def initial(table: Table) -> Any:
-    """The state before any action: the table's game built from its stored fields."""
-    return spec(table.game).build(
+    """The state before any action: the table's game built from its stored fields (with
+    a deal played again, its first hand is the stored ``copied_deal``)."""
+    game = spec(table.game)
+    args = (
         table.variant, dict(table.options), table.target, table.seed_top,
         list(table.client_seeds), table.chain_length,
     )
+    copied = table.copied_deal
+    if copied:
+        if game.build_with_deal is None:
+            raise ValueError(f"{table.game} cannot play a deal again")
+        return game.build_with_deal(*args, int(copied["dealer"]), copied["deal"])
+    return game.build(*args)
 
 
 def replay(state: Any, actions: list[tuple[int, str]]) -> Any:

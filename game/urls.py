@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:table_id>/leave/", views.leave, name="leave"),
     path("<int:table_id>/start/", views.start, name="start"),
     path("<int:table_id>/replay/<int:hand>/", views.replay, name="replay"),
+    path("<int:table_id>/replay/<int:hand>/again/", views.deal_again, name="again"),
     path("<int:table_id>/summary/<int:hand>/", views.hand_summary, name="summary"),
     path("<int:table_id>/board/", views.bg_board, name="bg_board"),
     path("<int:table_id>/replay/<int:hand>/mat/", views.bg_mat, name="bg_mat"),

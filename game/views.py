@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
@@ -14,7 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import GameStats
 from game import bgboard, bgrender, services
@@ -23,7 +24,7 @@ from game import state as states
 from game.engine import backgammon as bg
 from game.engine import courtpiece as cp
 from game.engine import fair
-from game.forms import BgTableForm, NewTableForm, choice_label, option_label
+from game.forms import BgTableForm, DealAgainForm, NewTableForm, choice_label, option_label
 from game.games import spec
 from game.models import Table
 
@@ -233,6 +234,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "seats": payload["seats"],
         "waiting": table.status == Table.WAITING,
         "guest": not owner.is_user,
+        "copied": table_render.copied_link(services.copied_from(table)),
     }
     return render(request, "game/table.html", context)
 
@@ -399,9 +401,10 @@ def hand_summary(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
     summary = table_render._summary(
         seats,
         finished,
-        {"commitment": record["commitment"], "server_seeds": [record["server_seed"]]},
+        _record_fairness(record),
         table.pk,
         1,
+        record.get("copied_from"),
     )
     if summary is None:
         raise Http404("that hand is not over")
@@ -431,7 +434,6 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     seats = services.state_payload(table.pk, None)["seats"]
     names = table_render._Seats({"seat": seat, "seats": seats})
     deal = [list(cards) for cards in finished.deal]
-    recomputed = fair.deal(record["server_seed"], record["client_seeds"], record["counter"])
     full = finished.view(None)
     tricks = []
     for number, trick in enumerate(full["completed_tricks"], start=1):
@@ -464,18 +466,27 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     ]
     result = full["result"] or {}
     summary = table_render._summary(
-        names,
-        full,
-        {"commitment": record["commitment"], "server_seeds": [record["server_seed"]]},
-        None,
-        1,
+        names, full, _record_fairness(record), None, 1, record.get("copied_from")
     )
+    # A deal played again was not shuffled from this table's seeds: its check is the
+    # original hand's, from the seeds that table revealed (seats moved round by "shift").
+    origin = record.get("copied_from") or {
+        "server_seed": record["server_seed"],
+        "client_seeds": record["client_seeds"],
+        "commitment": record["commitment"],
+        "counter": record["counter"],
+        "shift": 0,
+    }
+    shift = int(origin["shift"])
+    first = fair.deal(origin["server_seed"], origin["client_seeds"], origin["counter"])
+    recomputed = [first[(s + shift) % 4] for s in range(4)]
     snippet = VERIFY_SNIPPET.format(
-        seed=record["server_seed"],
-        clients=repr(list(record["client_seeds"])),
-        commitment=record["commitment"],
-        counter=record["counter"],
+        seed=origin["server_seed"],
+        clients=repr(list(origin["client_seeds"])),
+        commitment=origin["commitment"],
+        counter=origin["counter"],
     )
+    again_url = reverse("game:again", args=[table.pk, hand])
     context = {
         "table": table,
         "hand": hand,
@@ -485,13 +496,90 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
         "summary": summary,
         "result": result,
         "record": record,
-        "chain_ok": _chain_matches(record["server_seed"], record["commitment"], record["counter"]),
+        "origin": origin,
+        "chain_ok": _chain_matches(origin["server_seed"], origin["commitment"], origin["counter"]),
         "deal_ok": recomputed == deal,
         "snippet": snippet,
         "trump": table_render.suit_name(full["trump"]) if full.get("trump") else "",
         "table_url": _table_url(table, invite or None),
+        # This hand's cards are a copy (its fairness is the original's) ...
+        "copied": table_render.copied_link(record.get("copied_from")),
+        # ... or the table began with one and this later hand was shuffled here.
+        "table_copied": table_render.copied_link(services.copied_from(table)),
+        "again_url": f"{again_url}?{urlencode({'invite': invite})}" if invite else again_url,
     }
     return render(request, "game/replay.html", context)
+
+
+def _record_fairness(record: dict[str, Any]) -> dict[str, Any]:
+    """A fairness block for one hand's summary, from its record (``given``: a copy)."""
+    block: dict[str, Any] = {
+        "commitment": record["commitment"],
+        "server_seeds": [record["server_seed"]],
+    }
+    if record.get("copied_from"):
+        block["given"] = [0]
+    return block
+
+
+@require_http_methods(["GET", "POST"])
+def deal_again(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+    """Play a finished hand's deal again at a new table (issue #9). GET: what that means
+    and the choices (everyone: against three bots, like Play now; signed in: seats,
+    timer and privacy for friends, as on "Create a table"). POST: the new table, then
+    its page (with its invite link for a private one). Every refusal changes nothing."""
+    owner = services.owner_from_request(request)
+    invite = request.POST.get("invite") or request.GET.get("invite") or None
+    try:
+        source, _copied = services.deal_to_copy(
+            table_id=table_id, hand=hand, owner=owner, invite=invite
+        )
+    except services.TableError as error:
+        return _error_page(request, error)
+    how = request.POST.get("with") if request.method == "POST" else None
+    form = DealAgainForm(request.POST if how == "form" else None, private_only=source.private)
+    if request.method == "POST":
+        if how not in ("bots", "form"):
+            return _error_page(request, services.TableError("bad_request", "with is bots or form"))
+        choices: dict[str, Any] | None = None
+        if how == "form" and form.is_valid():
+            data = form.cleaned_data
+            choices = {
+                "private": bool(data.get("private")),
+                "bots": data["bots"],
+                "move_seconds": data["move_seconds"],
+                "spectators": bool(data.get("spectators")),
+            }
+        if how == "bots" or choices is not None:
+            try:
+                table = services.play_deal_again(
+                    owner=owner, table_id=table_id, hand=hand, invite=invite, **(choices or {})
+                )
+            except services.TableError as error:
+                if how == "bots" or error.code == "needs_account":
+                    return _error_page(request, error)
+                form.add_error(None, table_render.error_text(error.code))
+            else:
+                return HttpResponseRedirect(_table_url(table))
+    replay_url = reverse("game:replay", args=[source.pk, hand])
+    context = {
+        "source": source,
+        "hand": hand,
+        "variant_name": table_render.variant_name(source.variant),
+        # Seated there: they hold their own cards again (services.deal_to_copy); else
+        # the cards of seat 0, named as the replay page names it.
+        "own_cards": services.seat_of(source, owner) is not None,
+        "holder": table_render._Seats(
+            {"seat": None, "seats": services.state_payload(source.pk, None)["seats"]}
+        ).name(0),
+        "form": form,
+        "guest": not owner.is_user,
+        "invite": invite or "",
+        "replay_url": f"{replay_url}?{urlencode({'invite': invite})}" if invite else replay_url,
+    }
+    # Reached by a POST only when the form was refused: say so in the status too.
+    status = 400 if request.method == "POST" else 200
+    return render(request, "game/deal_again.html", context, status=status)
 
 
 def new_bg_table(request: HttpRequest) -> HttpResponse:

@@ -51,6 +51,7 @@ class Match:
     views); ``apply`` returns a new one."""
 
     __slots__ = (
+        "_given",
         "_log",
         "_seeds",
         "client_seeds",
@@ -72,7 +73,7 @@ class Match:
     client_seeds: tuple[str, ...]
     target: int
     toss: tuple[Mapping[int, str], ...]  # CP-11: the draws, round by round ({seat: card})
-    toss_winner: int
+    toss_winner: int | None  # None: no toss, the first hand was given (first_hand=)
     scores: tuple[int, int]
     tally: Mapping[str, tuple[int, int]]  # result kind -> hands of that kind won per team
     hands: tuple[Hand, ...]  # the finished hands, redeals included
@@ -80,6 +81,7 @@ class Match:
     deal_count: int  # hands dealt so far, the current one included
     hand: Hand  # the current hand (the last one once the match is over)
     _log: Any  # persistent log of (seat, action), see hand.unwind
+    _given: bool  # the first hand was given (first_hand=), not dealt from a seed
 
     def __init__(
         self,
@@ -88,18 +90,32 @@ class Match:
         client_seeds: Sequence[str] = (),
         target: int | None = None,
         chain: int | None = None,
+        first_hand: tuple[int, Sequence[Sequence[str]]] | None = None,
     ) -> None:
         """``chain=N``: ``seed`` is the top of a hash chain of N server seeds (see
         ``fair.chain``); hand k is dealt from the k-th and its seed is shown in the view as
         soon as the hand ends. Without it one seed deals every hand (counter = hand number)
-        and is shown when the match ends."""
+        and is shown when the match ends.
+
+        ``first_hand=(dealer, deal)``: the first hand is not dealt from a seed but given
+        (a deal played again): that dealer and those cards (``new_hand``'s ``deal``). No
+        toss is drawn (the dealer is already fixed); every later hand is dealt from the
+        seeds as usual, and ``fairness()`` lists counter 0 under ``given``."""
         if not isinstance(rules, Rules):
             raise TypeError("rules must be a courtpiece.Rules")
         if not isinstance(seed, str) or not seed:
             raise ValueError("a match needs a non-empty seed string")
         target = _positive("target", rules.measure.default_target if target is None else target)
         seeds = None if chain is None else tuple(fair.chain(seed, _positive("chain", chain)))
-        winner_seat, rounds = toss(seeds[0] if seeds else seed, client_seeds)
+        given: Hand | None = None
+        winner_seat: int | None = None
+        rounds: list[dict[int, str]] = []
+        if first_hand is None:
+            winner_seat, rounds = toss(seeds[0] if seeds else seed, client_seeds)
+        else:
+            if not isinstance(first_hand, tuple) or len(first_hand) != 2:
+                raise ValueError("first_hand is (dealer, deal)")
+            given = new_hand(rules, first_hand[0], deal=first_hand[1])  # checks both
         self._set(
             rules=rules,
             seed=seed,
@@ -114,8 +130,13 @@ class Match:
             winner=None,
             deal_count=0,
             _log=None,
+            _given=given is not None,
         )
-        self._deal(rules.succession.first_dealer(winner_seat))  # CP-11
+        if given is not None:
+            self._set(hand=given, deal_count=1)
+        else:
+            assert winner_seat is not None
+            self._deal(rules.succession.first_dealer(winner_seat))  # CP-11
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Match is immutable: apply() returns a new state")
@@ -240,7 +261,7 @@ class Match:
         else:
             commitment = fair.commitment(self.seed)
             revealed = [self.seed] * done if self.is_over else []
-        return {
+        block: dict[str, Any] = {
             "scheme": "chain" if chained else "single",
             "commitment": commitment,
             "client_seeds": list(self.client_seeds),
@@ -248,6 +269,9 @@ class Match:
             "server_seeds": revealed,
             "server_seed": self.seed if self.is_over and not chained else None,
         }
+        if self._given:
+            block["given"] = [0]
+        return block
 
     def __repr__(self) -> str:
         return (
