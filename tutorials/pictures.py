@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from game.render import card_name
 from guide import figures as fig
 
 
@@ -21,17 +22,14 @@ def face(card: str) -> tuple[str, str]:
     return rank, card[1]
 
 
-def rank_name(card: str) -> str:
-    names = dict(fig._rank_names())
-    return names[face(card)[0]]
-
-
 def suit_name(suit: str) -> str:
     return fig._suit_names()[suit]
 
 
 def card_label(card: str) -> str:
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card), "suit": suit_name(card[1])}
+    # The live table's own card names: one phrase per rank, so that Urdu and Hindi make
+    # the possessive agree with the rank (see game.render.card_name).
+    return card_name(card)
 
 
 def seat_name(seat: int, me: int) -> str:
