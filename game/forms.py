@@ -83,6 +83,32 @@ class NewTableForm(forms.Form):
             if names:
                 self.option_groups.append((variant, variant_name(variant), names))
 
+    def _refuse_other_variants(self, chosen: str) -> None:
+        """Another game's house rule set away from its default is a contradiction (the
+        page hides those with JavaScript; without it every game's rules are shown, at
+        their defaults, and those are ignored): refused, and nothing is created."""
+        for variant, spec in cp.VARIANTS.items():
+            if variant == chosen:
+                continue
+            for option, opt in spec.options.items():
+                name = field_name(variant, option)
+                raw = self.data.get(name)
+                if name not in self.errors and raw not in (None, "", str(opt.default)):
+                    if not self.non_field_errors():
+                        self.add_error(
+                            None,
+                            _("Some house rules below belong to another game: nothing was "
+                              "created."),
+                        )
+                    self.add_error(
+                        name,
+                        _(
+                            "This house rule belongs to %(other)s, but the game you chose "
+                            "is %(chosen)s: set it back or choose %(other)s."
+                        )
+                        % {"other": variant_name(variant), "chosen": variant_name(chosen)},
+                    )
+
     def groups(self) -> list[dict[str, Any]]:
         return [
             {"variant": v, "name": n, "fields": [self[f] for f in names]}
@@ -98,6 +124,7 @@ class NewTableForm(forms.Form):
                 raw = data.get(field_name(variant, option)) or str(opt.default)
                 options[option] = next(c for c in opt.choices if str(c) == raw)
             data["options"] = options
+            self._refuse_other_variants(variant)
         seconds = data.get("move_seconds")
         data["move_seconds"] = int(seconds) if seconds else None
         if data["move_seconds"] is None and not data.get("private"):

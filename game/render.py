@@ -20,6 +20,7 @@ from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -44,18 +45,20 @@ def suit_name(suit: str) -> str:
     return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
 
 
-def rank_name(rank: str) -> str:
-    names = {
-        "A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack"), "T": _("Ten"),
-        "9": _("Nine"), "8": _("Eight"), "7": _("Seven"), "6": _("Six"), "5": _("Five"),
-        "4": _("Four"), "3": _("Three"), "2": _("Two"),
-    }  # fmt: skip
-    return names[rank]
-
-
 def card_name(code: str) -> str:
-    """ "QH" -> "Queen of Hearts", in the active language (word order is the translator's)."""
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(code[0]), "suit": suit_name(code[1])}
+    """ "QH" -> "Queen of Hearts", in the active language.
+
+    One whole phrase per rank, not "%(rank)s of %(suit)s": in Urdu and Hindi the
+    possessive agrees with the rank's gender (Urdu "حُکم کی بیگم" but "حُکم کا اِکّا"), so
+    each rank's translator chooses it."""
+    names = {
+        "A": _("Ace of %(suit)s"), "K": _("King of %(suit)s"), "Q": _("Queen of %(suit)s"),
+        "J": _("Jack of %(suit)s"), "T": _("Ten of %(suit)s"), "9": _("Nine of %(suit)s"),
+        "8": _("Eight of %(suit)s"), "7": _("Seven of %(suit)s"), "6": _("Six of %(suit)s"),
+        "5": _("Five of %(suit)s"), "4": _("Four of %(suit)s"), "3": _("Three of %(suit)s"),
+        "2": _("Two of %(suit)s"),
+    }  # fmt: skip
+    return names[code[0]] % {"suit": suit_name(code[1])}
 
 
 def result_word(kind: str) -> str:
@@ -278,9 +281,16 @@ def _tens(view: dict[str, Any]) -> list[int]:
     return tens
 
 
-def _announcement(seats: _Seats, view: dict[str, Any], to_move: int | None) -> str:
+def _announcement(
+    seats: _Seats, view: dict[str, Any], to_move: int | None, hands_played: int = 0
+) -> str:
     parts: list[str] = []
     history = view.get("history") or []
+    if not history and hands_played and view.get("phase") != "over":
+        # The frame after a hand's last card is already the next deal: say that the hand
+        # ended (its result and last trick are announced with the summary, which the page
+        # fetches: game.views.hand_summary).
+        parts.append(_("Hand %(n)s is over.") % {"n": hands_played})
     if history:
         seat, action = history[-1]
         parts.append(_describe(seats, int(seat), str(action)))
@@ -329,6 +339,7 @@ def _summary(
     seeds = fairness.get("server_seeds") or []
     seed = seeds[number - 1] if 0 < number <= len(seeds) else None
     return {
+        "last_trick": _trick_shown(seats, (hand.get("completed_tricks") or [])[-1:]),
         "kind": kind,
         "word": result_word(kind),
         "explained": result_explained(kind),
@@ -350,6 +361,111 @@ def _summary(
         # Relative to the table page (/<lang>/play/<id>/), where every frame is shown.
         "replay_url": f"replay/{number}/" if table_id else "",
     }
+
+
+def _trick_shown(seats: _Seats, tricks: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A completed trick (the last of ``tricks``, if any): its cards, who played each, and
+    its winner, in words."""
+    if not tricks:
+        return None
+    trick = tricks[-1]
+    winner = int(trick["winner"])
+    return {
+        "winner_seat": winner,
+        "winner": seats.name(winner),
+        "text": _("You won the trick.")
+        if winner == seats.me
+        else _("%(who)s won the trick.") % {"who": seats.name(winner)},
+        "cards": [
+            {
+                **_card(str(c["card"])),  # type: ignore[dict-item]
+                "seat": int(c["seat"]),
+                "who": seats.name(int(c["seat"])),
+                "won": int(c["seat"]) == winner,
+            }
+            for c in trick["cards"]
+        ],
+    }
+
+
+def announce_summary(summary: dict[str, Any]) -> str:
+    """What the aria-live region says when a finished hand's summary appears."""
+    if summary.get("word"):
+        parts = [
+            _("Hand %(n)s is over: %(result)s.")
+            % {"n": summary["number"], "result": summary["word"]}
+        ]
+    else:
+        parts = [_("Hand %(n)s is over.") % {"n": summary["number"]}]
+    if summary.get("winner") and summary.get("kind") != "redeal":
+        parts.append(_("Winner: %(team)s.") % {"team": summary["winner"]})
+    last = summary.get("last_trick")
+    if last:
+        parts.append(_("Last trick:") + " " + last["text"])
+    return " ".join(parts)
+
+
+def young_hand(view: dict[str, Any]) -> bool:
+    """No card of this hand played yet (calls, bids, a hidden card or a claim may be)."""
+    return not view.get("trick") and not view.get("completed_tricks")
+
+
+def _rules_url(slug: str, anchor: str) -> str:
+    return reverse("guide:rules", kwargs={"slug": slug}) + "#" + anchor
+
+
+#: Where each variant's rules say how trump is chosen (guide/content/*/<slug>.md anchors).
+CALL_RULES = {
+    "rung": ("rung", "deal"),
+    "single_sar": ("single-sar", "who-calls"),
+    "double_sar": ("double-sar", "same"),
+    "hidden": ("hidden-rung", "hiding"),
+    "hukum": ("hukum", "no-bidding"),
+}
+
+
+def _call_help(variant: str, legal: list[str], hiding: bool) -> dict[str, Any] | None:
+    """A few words for the player whose turn it is to choose trump: what they choose, from
+    what, and what a good choice usually is, with the rules section that says it."""
+    if not hiding and not any(a.startswith("call:") for a in legal):
+        return None
+    extras: list[str] = []
+    if hiding:
+        lines = [
+            _(
+                "You choose trump for this hand by placing one of your cards face down: its "
+                "suit becomes trump once the card is turned up. You see only your first five "
+                "cards; the rest come after you choose."
+            )
+        ]
+    else:
+        lines = [
+            _(
+                "You choose trump (the rung) for this hand: any card of that suit beats every "
+                "card of the other suits. You see only your first five cards; the rest come "
+                "after you choose."
+            )
+        ]
+    lines.append(
+        _(
+            "A good choice is usually the suit you hold the most of among these five, or the "
+            "one with the highest cards (ace, king)."
+        )
+    )
+    if "thirteenth" in legal:
+        extras.append(
+            _(
+                "Or let the suit of your thirteenth card, which nobody sees yet, be trump: "
+                "a gamble."
+            )
+        )
+    if "redeal" in legal:
+        extras.append(_("With no card higher than a ten you may ask for a new deal."))
+    if "pass" in legal:
+        extras.append(_("You may pass the choice to your partner once."))
+    slug, anchor = CALL_RULES.get(variant, CALL_RULES["rung"])
+    # What the choice is comes before the buttons; what the other buttons do, after them.
+    return {"lines": lines, "extras": extras, "rules_url": _rules_url(slug, anchor)}
 
 
 def _card(code: str | None) -> dict[str, Any] | None:
@@ -426,10 +542,16 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     counts = view.get("hand_counts") or [0, 0, 0, 0]
     trick = {int(p["seat"]): str(p["card"]) for p in view.get("trick") or []}
     leader = (view.get("trick") or [{}])[0].get("seat") if view.get("trick") else None
+    # The trick just completed stays in the middle, its winner marked, until the next card
+    # is played: a player must see who took it (the engine has already cleared it).
+    just_won = None
+    if not trick and phase in ("play", "over"):
+        just_won = _trick_shown(seats, view.get("completed_tricks") or [])
+    shown = trick or {c["seat"]: c["code"] for c in (just_won or {}).get("cards", [])}
     open_hands = {int(o["seat"]): list(o["cards"]) for o in view.get("open_hands") or []}
     places = []
     for seat in range(4):
-        card = trick.get(seat)
+        card = shown.get(seat)
         places.append(
             {
                 "seat": seat,
@@ -446,6 +568,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
                 "dealer": seat == view.get("dealer"),
                 "caller": seat == view.get("caller"),
                 "played": _card(card),
+                "won": just_won is not None and seat == just_won["winner_seat"],
             }
         )
     # The trick in the middle, in the order the viewer's eyes go round: bottom, right, top, left.
@@ -490,8 +613,10 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     # The live frame has no finished hand in it: while the next hand is young, the page
     # fetches the summary of the last one over HTTP (game.views.hand_summary).
     summary_url = ""
-    if summary is None and hands_played and table.get("id") and not view.get("completed_tricks"):
+    if summary is None and hands_played and table.get("id") and young_hand(view):
         summary_url = f"summary/{hands_played}/"
+    if summary is not None and phase != "over" and not young_hand(view):
+        summary = None  # the next hand's first card is down: its own table matters now
     match_over = None
     if match.get("is_over"):
         w = match.get("winner")
@@ -542,13 +667,17 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "to_move": to_move,
         "my_turn": me is not None and to_move == me,
         "status": status,
-        "announce": _announcement(seats, view, to_move),
+        "announce": _announcement(seats, view, to_move, hands_played),
         "hand_groups": hand_groups,
         "hiding": bool(hideable),
         # Dim only what cannot be played now; while others move, cards look normal.
         "dim_others": bool(playable or hideable),
         "calls": calls,
-        "others": others,
+        "others": [o for o in others if o["action"] != "claim"],
+        "claim": next((o for o in others if o["action"] == "claim"), None),
+        "claim_rules_url": _rules_url("rung", "biyasi") if "claim" in legal else "",
+        "call_help": _call_help(variant, legal, bool(hideable)),
+        "just_won": just_won,
         "bid_rows": bid_rows,
         "places": places,
         "trump": {"suit": trump, "name": suit_name(trump), "pip": pip_svg(trump)}
@@ -651,8 +780,6 @@ def lobby_html(tables: list[dict[str, Any]], lang: str) -> str:
     """The lobby socket's frame: a doorbell, not the list. The list carries players'
     ratings, which live in the database, so the page fetches it afresh over HTTP
     (``game.views.lobby`` answers htmx with the list alone)."""
-    from django.urls import reverse
-
     with translation.override(lang):
         url = reverse("game:lobby")
     return (

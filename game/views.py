@@ -134,6 +134,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {"groups": groups, "any": bool(rows or bg_rows)}
     if request.headers.get("HX-Request"):
         return render(request, "game/lobby_tables.html", context)
+    context["guest"] = _is_guest(request)
     return render(request, "game/lobby.html", context)
 
 
@@ -144,7 +145,13 @@ def new_table(request: HttpRequest) -> HttpResponse:
         made = _create_from_form(request, form, variant=data["variant"])
         if made is not None:
             return made
-    return render(request, "game/new_table.html", {"form": form})
+    return render(request, "game/new_table.html", {"form": form, "guest": _is_guest(request)})
+
+
+def _is_guest(request: HttpRequest) -> bool:
+    """Not signed in: such a player may only make tables where every other seat is a bot
+    (services.create_table), so the pages say so before any form."""
+    return not services.owner_of_request(request).is_user
 
 
 def _create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpResponse | None:
@@ -184,8 +191,8 @@ def _last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
     hands = spec(table.game).finished(match)
     if not hands:
         return None
-    if not match.is_over and len(match.hand.history) > 3:
-        return None
+    if not match.is_over and not table_render.young_hand(match.hand.view(seat)):
+        return None  # the next hand has its first card down: the summary has had its time
     return hands[-1].view(seat)
 
 
@@ -410,7 +417,13 @@ def hand_summary(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
         raise Http404("that hand is not over")
     summary["number"] = hand
     summary["replay_url"] = reverse("game:replay", args=[table.pk, hand])
-    return render(request, "game/partials/summary.html", {"summary": summary})
+    # The live table fetches this once per hand (the slot is hx-preserve'd), so it is also
+    # the moment to say the result in the table's aria-live region (out of band).
+    return render(
+        request,
+        "game/partials/summary_fragment.html",
+        {"summary": summary, "announce": table_render.announce_summary(summary)},
+    )
 
 
 @require_GET
@@ -592,7 +605,7 @@ def new_bg_table(request: HttpRequest) -> HttpResponse:
         )
         if made is not None:
             return made
-    return render(request, "game/new_bg_table.html", {"form": form})
+    return render(request, "game/new_bg_table.html", {"form": form, "guest": _is_guest(request)})
 
 
 BG_VERIFY_SNIPPET = """import hashlib, hmac

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from game.render import card_name
 from guide import figures as fig
 
 
@@ -26,25 +27,9 @@ def suit_name(suit: str) -> str:
 
 
 def card_label(card: str) -> str:
-    """The card's spoken name. One phrase per rank, not "%(rank)s of %(suit)s": in Urdu
-    and Hindi the joining word follows the rank's gender (پان کی دُگّی but پان کا نہلا),
-    and the lessons name the number cards in words, as players say them."""
-    names = {
-        "A": _("Ace of %(suit)s"),
-        "K": _("King of %(suit)s"),
-        "Q": _("Queen of %(suit)s"),
-        "J": _("Jack of %(suit)s"),
-        "T": _("Ten of %(suit)s"),
-        "9": _("Nine of %(suit)s"),
-        "8": _("Eight of %(suit)s"),
-        "7": _("Seven of %(suit)s"),
-        "6": _("Six of %(suit)s"),
-        "5": _("Five of %(suit)s"),
-        "4": _("Four of %(suit)s"),
-        "3": _("Three of %(suit)s"),
-        "2": _("Two of %(suit)s"),
-    }
-    return names[card[0]] % {"suit": suit_name(card[1])}
+    # The live table's own card names: one phrase per rank, so that Urdu and Hindi make
+    # the possessive agree with the rank (see game.render.card_name).
+    return card_name(card)
 
 
 def seat_name(seat: int, me: int) -> str:

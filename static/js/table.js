@@ -1,6 +1,7 @@
 // The live table's few behaviours on top of htmx: countdown, roving focus over the legal
 // cards (arrows move, Enter plays), auto-play of a forced card (the player's choice, kept
-// in localStorage) and the connection notice. Without JavaScript the deadline shows as text.
+// in localStorage), the connection notice, and a confirmation the player opened kept open
+// across frames. Without JavaScript the deadline shows as text.
 (function () {
   "use strict";
   var AUTO_KEY = "baithak.autoplayForced";
@@ -57,8 +58,13 @@
     var root = live();
     var active = document.activeElement;
     if (!root || (active !== root && root.contains(active))) { return; }
+    // A button inside a closed <details> (the claim's confirmation) cannot take focus:
+    // its <summary> can.
+    var choices = Array.prototype.filter.call(
+      root.querySelectorAll(".choices button, .choices summary"),
+      function (el) { return el.getClientRects().length > 0; });
     var target = root.querySelector(".hand-cards button.card[tabindex='0']") ||
-      root.querySelector(".choices button") || root;
+      choices[0] || root;
     if (target === root) { root.tabIndex = -1; }
     if (target === active) { return; }
     target.focus({ preventScroll: true });
@@ -94,7 +100,29 @@
     });
   }
 
-  function afterFrame() { initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
+  // A frame redraws the table; a confirmation the player had opened stays open.
+  var openBefore = [], focusedIn = null;
+  function rememberOpen() {
+    var root = live();
+    openBefore = root ? Array.prototype.map.call(
+      root.querySelectorAll("details[data-keep-open][open]"),
+      function (d) { return d.dataset.keepOpen; }) : [];
+    var active = document.activeElement;
+    var holder = active && active.closest && active.closest("details[data-keep-open]");
+    focusedIn = holder ? holder.dataset.keepOpen : null;
+  }
+  function reopen() {
+    var root = live();
+    if (!root) { return; }
+    openBefore.forEach(function (key) {
+      var d = root.querySelector("details[data-keep-open='" + key + "']");
+      if (d) { d.open = true; }
+    });
+    var again = focusedIn && root.querySelector("details[data-keep-open='" + focusedIn + "'] summary");
+    if (again) { again.focus({ preventScroll: true }); }
+  }
+
+  function afterFrame() { reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
 
   document.addEventListener("focusin", function (ev) {
     var root = live();
@@ -103,6 +131,7 @@
     if (b) { lastCard = b.dataset.action; setRoving(b); }
   });
   document.addEventListener("keydown", onKey);
+  document.addEventListener("htmx:wsBeforeMessage", rememberOpen);
   document.addEventListener("htmx:wsAfterMessage", function () { window.setTimeout(afterFrame, 0); });
   document.addEventListener("htmx:wsOpen", function () { setConn(""); });
   document.addEventListener("htmx:wsClose", function () { setConn("closed"); });

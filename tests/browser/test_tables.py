@@ -112,7 +112,9 @@ def _play_now(page: Any, site: Site, lang: str = "en") -> None:
 
 
 MY_TURN = "#table-live.my-turn"
-READY = f"{MY_TURN} .hand-cards button.card, {MY_TURN} .choices button, #table-live nav.replays"
+# The claim's own button waits inside a closed <details> (its confirmation): not a move yet.
+MOVE = f"{MY_TURN} .hand-cards button.card, {MY_TURN} .choices button:visible"
+READY = f"{MOVE}, #table-live nav.replays"
 
 
 def _version(page: Any) -> str:
@@ -224,9 +226,11 @@ def test_table_screenshots_and_axe_in_every_language(
         page = context.new_page()
         errors = _console_errors(page)
         _play_now(page, site, lang)
-        # Play on until it is our turn in the middle of play (a trick on the table).
+        # Play on until it is our turn in the middle of play (a trick on the table). Not
+        # READY: once a hand is over (a bot's redeal, say) its list of finished hands is
+        # no sign that it is our turn.
         for _ in range(60):
-            page.wait_for_selector(READY, timeout=30_000)
+            page.wait_for_selector(MOVE, timeout=30_000)
             if page.locator(f"{MY_TURN}.phase-play .trick .played").count():
                 break
             before = _version(page)
@@ -346,4 +350,33 @@ def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Si
     assert "Mendikot" in page.locator("#lobby-tables").inner_text()
     assert "cyra" in page.locator("#lobby-tables").inner_text()
     other.close()
+    assert errors == []
+
+
+def test_the_create_form_shows_only_the_chosen_games_rules(page: Any, site: Site) -> None:
+    """With JavaScript the other games' house rules are hidden and not sent (without it
+    they are all shown, grouped by game: tests/tables/test_newcomer_pages.py)."""
+    errors = _console_errors(page)
+    page.goto(f"{site.url}/en/play/new/")
+    # A guest reads what needs an account before the form, and gets a form it can send.
+    assert page.locator("[data-testid=account-needed]").is_visible()
+    visible = "form.create-form fieldset[data-variant]:visible"
+
+    def shown() -> list[str]:
+        return [str(f.get_attribute("data-variant")) for f in page.locator(visible).all()]
+
+    assert shown() == ["rung"]
+    assert page.locator("select[name=hukum__bidding]").is_disabled()  # not sent
+    page.locator("select[name=variant]").select_option("hukum")
+    assert shown() == ["hukum"]
+    assert page.locator("select[name=rung__court]").is_disabled()
+    assert not page.locator(".no-house-rules").is_visible()
+    page.locator("select[name=variant]").select_option("mendikot")
+    assert shown() == [] and page.locator(".no-house-rules").is_visible()
+    assert not page.locator(".no-js-note").is_visible()
+    # The guest's table: three bots, the game chosen, no other game's rules sent.
+    page.locator("form.create-form button[type=submit]").click()
+    page.wait_for_url(f"{site.url}/en/play/*/")
+    page.wait_for_selector("#table-live .felt")
+    assert "Mendikot" in page.locator(".table-bar .variant").inner_text()
     assert errors == []

@@ -99,9 +99,25 @@ def names_in(labels: list[str]) -> set[str]:
     return found
 
 
+def split_summary(html: str) -> tuple[str, str]:
+    """The frame without the last hand's summary, and the summary: that one shows cards of
+    the hand that ended (its last trick), checked against that hand's own view."""
+    slot = re.search(r'<div id="summary-slot-\d+"[^>]*>(</div>|.*?</section>\s*</div>)', html, re.S)
+    if slot is None:
+        return html, ""
+    return html[: slot.start()] + html[slot.end() :], slot.group(0)
+
+
 def check_frame(m: cp.Match, seat: int | None, version: int) -> str:
     p = payload(m, seat, version)
-    html = table_frame_html(p, "en")
+    full_html = table_frame_html(p, "en")
+    html, summary = split_summary(full_html)
+    if summary:
+        seen = scan(summary)
+        with translation.override("en"):
+            named = names_in(seen.labels) | set(seen.codes)
+        assert named <= visible_cards({"hand": p["last_hand"]})
+        assert not seen.buttons and not seen.forms
     s = scan(html)
     # Legal actions are exactly the action forms (no more, no fewer), each ws-send with the
     # version the client saw; every button is in one of them.
@@ -117,7 +133,7 @@ def check_frame(m: cp.Match, seat: int | None, version: int) -> str:
     assert s.faces <= len(s.labels)  # every drawn face carries a label we scanned
     for code in private_cards(m, seat):
         assert f'"{code}"' not in html and f"play:{code}" not in html and f"hide:{code}" not in html
-    return html
+    return full_html
 
 
 @pytest.mark.parametrize(("variant", "options"), RULESETS)

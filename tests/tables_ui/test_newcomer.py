@@ -1,0 +1,269 @@
+"""What a newcomer at a Court Piece table needs to see, drawn from payloads: the trick just
+won stays on the felt with its winner, the hand that just ended sits on top of the next
+one until its first card, the claim warns before it claims, the trump call says what it
+is, and every card name's possessive agrees with its rank in Urdu and Hindi."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from game.engine import courtpiece as cp
+from game.render import _describe, _Seats, card_name, suit_name, table_frame_html
+from tests.language import english_left
+
+from .payloads import payload
+
+ALL_CARDS = [r + s for s in "SHDC" for r in "AKQJT98765432"]
+
+
+def _play_until(m: cp.Match, done: Any, seed: int = 4) -> cp.Match:
+    rng = random.Random(seed)
+    for _step in range(400):
+        if done(m):
+            return m
+        legal = [a for a in m.legal_actions() if a not in ("timeout", "claim", "redeal")]
+        m = m.apply(rng.choice(legal))
+    raise AssertionError("never reached")
+
+
+def _slots(html: str) -> dict[str, str]:
+    """place -> the card code drawn in that trick slot."""
+    return dict(
+        re.findall(
+            r'<div class="slot slot-(\w+)"><span class="card-static played[^"]*"'
+            r'[^>]*data-card="(\w\w)"',
+            html,
+        )
+    )
+
+
+def _trick_just_won(seed: str = "won") -> cp.Match:
+    m = cp.Match(cp.Rules(variant="rung"), seed=seed, chain=50)
+    return _play_until(
+        m,
+        lambda m: (
+            m.hand.phase == "play"
+            and not m.view(0)["hand"]["trick"]
+            and len(m.view(0)["hand"]["completed_tricks"]) >= 2
+        ),
+    )
+
+
+# --- 1. the trick just won, and the hand just ended ----------------------------------------
+
+
+def test_the_fourth_card_stays_with_the_trick_until_the_next_card_and_the_winner_is_named() -> None:
+    m = _trick_just_won()
+    last = m.view(0)["hand"]["completed_tricks"][-1]
+    winner = last["winner"]
+    html = table_frame_html(payload(m, 0), "en")
+    # All four cards of the trick still lie in the middle, each at its player's place.
+    shown = _slots(html)
+    assert sorted(shown.values()) == sorted(c["card"] for c in last["cards"])
+    places = {0: "bottom", 1: "right", 2: "top", 3: "left"}
+    assert shown == {places[c["seat"]]: c["card"] for c in last["cards"]}
+    # The winner: in words in the middle, its card ringed, its seat badged.
+    winning = next(c["card"] for c in last["cards"] if c["seat"] == winner)
+    who = "You" if winner == 0 else f"Bot ({['South', 'East', 'North', 'West'][winner]})"
+    assert re.search(rf'class="trick-winner"[^>]*>{re.escape(who)} won the trick\.<', html)
+    assert re.search(rf'class="card-static played won"[^>]*data-card="{winning}"', html)
+    assert html.count('class="card-static played won"') == 1
+    won_seat = re.search(rf'<section data-seat="{winner}".*?</section>', html, re.S)
+    assert won_seat and "Won the trick" in won_seat.group(0)
+    # The aria-live region says it too.
+    region = re.search(r'<div id="table-announce" hx-swap-oob="innerHTML">(.*?)</div>', html)
+    assert region and "the trick." in region.group(1)
+    # The next card clears it: only that card is in the middle, no winner any more.
+    nxt = m.apply(m.legal_actions()[0])
+    html = table_frame_html(payload(nxt, 0), "en")
+    assert list(_slots(html).values()) == [nxt.view(0)["hand"]["trick"][0]["card"]]
+    assert "trick-winner" not in html and "Won the trick" not in html
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ur", "چال"), ("hi", "हाथ")])
+def test_the_trick_winner_is_said_in_urdu_and_hindi(lang: str, words: str) -> None:
+    html = table_frame_html(payload(_trick_just_won(), 2), lang)
+    winner = re.search(r'class="trick-winner"[^>]*>([^<]+)<', html)
+    assert winner and words in winner.group(1)
+    assert english_left(html, lang, allowed={"asma", "UTC"}) == []
+
+
+def _young_next_hand() -> cp.Match:
+    m = cp.Match(cp.Rules(variant="rung"), seed="young-next", chain=50)
+    return _play_until(m, lambda m: bool(m.hands) and m.hand.phase == "call")
+
+
+def test_the_hand_that_ended_is_on_top_of_the_next_one_with_its_last_trick() -> None:
+    m = _young_next_hand()
+    ended = m.hands[-1].view(0)
+    html = table_frame_html(payload(m, 0), "en")
+    # Above the felt, not below the fold.
+    assert 0 < html.index('class="hand-summary"') < html.index('class="felt"')
+    summary = html[html.index('class="hand-summary"') : html.index('class="felt"')]
+    assert "Hand 1 is over" in summary and "Winner:" in summary
+    last = ended["completed_tricks"][-1]
+    for c in last["cards"]:
+        with translation.override("en"):
+            assert card_name(c["card"]) in summary
+    assert "won the trick." in summary
+    region = re.search(r'<div id="table-announce" hx-swap-oob="innerHTML">(.*?)</div>', html)
+    assert region and region.group(1).startswith("Hand 1 is over.")
+
+
+def test_the_summary_stays_through_the_call_and_goes_with_the_first_card() -> None:
+    m = _young_next_hand()
+    p = payload(m, 0)
+    p.pop("last_hand")  # the socket's frame: the page fetches the summary itself
+    html = table_frame_html(p, "en")
+    slot = re.search(r'<div id="summary-slot-1"[^>]*>', html)
+    assert slot and 'hx-preserve="true"' in slot.group(0)  # kept across frames
+    assert 'hx-get="summary/1/"' in slot.group(0)
+    assert html.index("summary-slot-1") < html.index('class="felt"')
+    # Trump called: still the young hand, the same slot (so the summary stays).
+    called = _play_until(m, lambda m: m.hand.phase == "play")
+    p = payload(called, 0)
+    assert 'id="summary-slot-1"' in table_frame_html(p, "en")
+    assert 'class="hand-summary"' in table_frame_html({**p, "last_hand": m.hands[-1].view(0)}, "en")
+    # The first card of the new hand: the summary has had its time.
+    first = called.apply(called.legal_actions()[0])
+    for frame in (payload(first, 0), {**payload(first, 0), "last_hand": m.hands[-1].view(0)}):
+        html = table_frame_html(frame, "en")
+        assert "summary-slot" not in html and 'class="hand-summary"' not in html
+
+
+# --- 3. the claim ------------------------------------------------------------------------
+
+
+def _claim_offered() -> tuple[cp.Match, int]:
+    m = cp.Match(cp.Rules(variant="rung"), seed="claim", chain=50)
+    m = _play_until(m, lambda m: "claim" in m.legal_actions())
+    assert m.to_move is not None
+    return m, m.to_move
+
+
+def test_the_claim_is_a_two_step_confirmation_that_says_what_happens() -> None:
+    m, seat = _claim_offered()
+    html = table_frame_html(payload(m, seat), "en")
+    box = re.search(r'<details class="claim-confirm"[^>]*>(.*?)</details>', html, re.S)
+    assert box, "the claim is not behind a confirmation"
+    inside = box.group(1)
+    # Step one is the <summary> (a keyboard control of its own, no script needed)...
+    assert re.search(r"<summary[^>]*>Claim every trick \(open my hand\)…</summary>", inside)
+    # ...which says what claiming does and what a wrong claim costs (RULES CP-RUNG-5)...
+    assert "face up" in inside and "82" in inside
+    assert "scored as if you had not claimed" in inside and "cannot be taken back" in inside
+    assert 'href="/en/rules/rung/#biyasi"' in inside
+    # ...and only step two sends the claim: the one claim form is inside the box.
+    assert html.count('name="action" value="claim"') == 1
+    assert 'name="action" value="claim"' in inside
+    # It comes in every language.
+    for lang in ("ur", "hi"):
+        html = table_frame_html(payload(m, seat), lang)
+        box = re.search(r'<details class="claim-confirm"[^>]*>(.*?)</details>', html, re.S)
+        assert box and "82" in box.group(1)
+        assert english_left(box.group(1), lang) == []
+
+
+# --- 4. choosing trump -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "rules"),
+    [
+        ("rung", {}, "/en/rules/rung/#deal"),
+        ("single_sar", {}, "/en/rules/single-sar/#who-calls"),
+        ("double_sar", {}, "/en/rules/double-sar/#same"),
+        ("hidden", {}, "/en/rules/hidden-rung/#hiding"),
+        ("hukum", {"bidding": False}, "/en/rules/hukum/#no-bidding"),
+    ],
+)
+def test_the_trump_call_says_what_is_chosen_from_five_cards_and_links_the_rules(
+    variant: str, options: dict[str, Any], rules: str
+) -> None:
+    m = cp.Match(cp.Rules(variant=variant, **options), seed=f"call-{variant}", chain=50)
+    caller = m.to_move
+    assert caller is not None and m.hand.phase == "call"
+    html = table_frame_html(payload(m, caller), "en")
+    help_box = re.search(r'<div class="call-help">(.*?)</div>', html, re.S)
+    assert help_box, "no words for the trump call"
+    text = help_box.group(1)
+    assert "trump" in text and "only your first five cards" in text
+    assert "the suit you hold the most of" in text
+    assert f'href="{rules}"' in text
+    # The other buttons of the call are explained after them, where they are offered.
+    if "thirteenth" in m.legal_actions():
+        extra = re.search(r'<p class="call-extra">(.*?)</p>', html, re.S)
+        assert extra and "thirteenth card" in extra.group(1)
+    if "pass" in m.legal_actions():
+        assert "pass the choice to your partner once" in html
+    # Only for the player choosing: the others see whose choice it is.
+    other = (caller + 1) % 4
+    assert "call-help" not in table_frame_html(payload(m, other), "en")
+    for lang in ("ur", "hi"):
+        html = table_frame_html(payload(m, caller), lang)
+        help_box = re.search(r'<div class="call-help">(.*?)</div>', html, re.S)
+        assert help_box and f'href="/{lang}/rules/' in help_box.group(1)
+        assert english_left(help_box.group(1), lang) == []
+
+
+# --- 5. card names in Urdu and Hindi ------------------------------------------------------
+
+#: The rank's own word and its gender, decided word by word: Urdu اِکّا، بادشاہ، غلام، دہلا،
+#: نہلا are masculine; بیگم and the -ی words اَٹھی … دُگّی feminine. Hindi writes 9…2 as
+#: digits (RULES CP-12), read as numbers (नौ … दो), which take का like इक्का, बादशाह, गुलाम,
+#: दहला; बेगम is feminine.
+GENDER = {
+    "ur": {"possessive": {"m": "کا", "f": "کی"}, "feminine": set("Q8765432")},
+    "hi": {"possessive": {"m": "का", "f": "की"}, "feminine": set("Q")},
+}
+RANK_WORDS = {
+    "ur": dict(
+        zip(
+            "AKQJT98765432",
+            ["اِکّا", "بادشاہ", "بیگم", "غلام", "دہلا", "نہلا", "اَٹھی", "سَتی", "چِھکی",
+             "پَنجی", "چوکی", "تِگی", "دُگّی"],
+            strict=True,
+        )
+    ),
+    "hi": dict(
+        zip(
+            "AKQJT98765432",
+            ["इक्का", "बादशाह", "बेगम", "गुलाम", "दहला", "9", "8", "7", "6", "5", "4", "3", "2"],
+            strict=True,
+        )
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi"])
+def test_every_card_name_has_the_possessive_of_its_ranks_gender(lang: str) -> None:
+    rules = GENDER[lang]
+    wrong = []
+    with translation.override(lang):
+        for code in ALL_CARDS:
+            rank, suit = code[0], code[1]
+            gender = "f" if rank in rules["feminine"] else "m"
+            want = f"{suit_name(suit)} {rules['possessive'][gender]} {RANK_WORDS[lang][rank]}"
+            if card_name(code) != want:
+                wrong.append((code, card_name(code), want))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi"])
+def test_no_verb_after_a_card_name_has_to_agree_with_it(lang: str) -> None:
+    """ "آپ نے حُکم کی بیگم چلا" is wrong and "چلی" would be wrong for an ace: the sentence
+    is built so that nothing after the card name agrees with it."""
+    seats = _Seats({"seat": 0, "seats": []})
+    with translation.override(lang):
+        for code in ALL_CARDS:
+            for seat in (0, 1):
+                said = _describe(seats, seat, f"play:{code}")
+                name = card_name(code)
+                assert name in said
+                after = said.split(name, 1)[1]
+                assert after.strip() in ("۔", "।"), said
