@@ -95,6 +95,7 @@ def _reset_services(backend: str) -> None:
 
 _MAKE_PLAYERS = r"""
 import importlib, json, sys
+import bootstrap
 import django
 django.setup()
 from django.conf import settings
@@ -411,7 +412,7 @@ def main() -> None:
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
-    with _daphne("baithak.asgi:application", env, tmp / "tables.log") as port:
+    with _daphne("site_asgi:application", env, tmp / "tables.log") as port:
         with ThreadPoolExecutor(8) as pool:
             ids = list(pool.map(lambda i: str(_open_table(port, sessions[4 * i: 4 * i + 4])),
                                 range(args.tables)))

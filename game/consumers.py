@@ -49,11 +49,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         self.seat: int | None = None
         self.marked = False
-        self.last_sent: Any = None
+        self.last_sent: str | None = None  # the last state frame sent, as JSON
+        self.last_version = -1
         self.tokens = float(BURST)
         self.refilled = time.monotonic()
         clock.ensure_started()
         self.owner = await database_sync_to_async(services.owner_from_scope)(self.scope)
+        # How change notices name this socket's owner (services.seat_from_owners).
+        self.owner_user = self.owner.user.pk if self.owner.is_user else None
+        self.owner_digest = services.owner_digest(self.owner.guest_key or "")
         access = await database_sync_to_async(_table_access)(
             self.table_id, self.owner, query.get("invite", [""])[0]
         )
@@ -152,7 +156,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------------ frames out
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self._send_state()
+        """A change of the table: its notice carries every seat's frame, so the common
+        case sends this socket's own frame without touching the database."""
+        frames = event.get("frames")
+        if frames is None:
+            await self._send_state()
+            return
+        seat = services.seat_from_owners(event["owners"], self.owner_user, self.owner_digest)
+        if seat != self.seat:
+            await self._send_state()  # the owner took or left a seat: the full path
+            return
+        if event["version"] < self.last_version:
+            return  # a notice overtaken by a newer frame (sent on connect, say)
+        await self._send_frame(frames[services.frame_key(seat)], event["version"])
 
     async def table_emote(self, event: dict[str, Any]) -> None:
         frame = {"type": "emote", "seat": event["seat"], "emote": event["emote"]}
@@ -171,13 +187,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if seat != self.seat:
             await self._move_to(seat)
-        if not force and payload == self.last_sent:
+        await self._send_frame(services.frame_json(payload), payload["version"], force=force)
+
+    async def _send_frame(self, text: str, version: int, force: bool = False) -> None:
+        if not force and text == self.last_sent:
             return  # several notices can arrive for one change: send it once
-        self.last_sent = payload
+        self.last_sent = text
+        self.last_version = max(self.last_version, version)
         if self.format == "json":
-            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+            await self.send(text_data=text)
         else:
-            await self.send(text_data=render.table_frame_html(payload, lang=self.lang))
+            await self.send(text_data=render.table_frame_html(json.loads(text), lang=self.lang))
 
     async def _move_to(self, seat: int | None) -> None:
         """The owner took a seat or left one since this socket last looked."""

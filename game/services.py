@@ -16,7 +16,9 @@ as having abandoned it (a loss, counted in ``GameStats.abandoned``).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
 import logging
 import os
 import re
@@ -126,9 +128,21 @@ class TableError(Exception):
 
 
 # ---------------------------------------------------------------------------- reading
+def _lock_row(table_id: int) -> Table | None:
+    """The table row, locked until the transaction ends (None: no such table)."""
+    try:
+        return _locked(table_id)
+    except TableError:
+        return None
+
+
 def _locked(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        # The host's name goes into every frame: read it in the same query. `of` keeps
+        # PostgreSQL's lock on the table row alone (SQLite has no row locks to take).
+        return (
+            Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
+        )
     except (Table.DoesNotExist, ValueError, TypeError):
         raise TableError("not_found", f"no table {table_id}") from None
 
@@ -231,7 +245,18 @@ def _table_and_seats(table_id: int) -> tuple[Table, list[Seat]]:
     return table, _seats(table)
 
 
-def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+def _payload(
+    table: Table,
+    seats: list[Seat],
+    seat: int | None,
+    game_state: Any = None,
+    common: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The state frame of ``seat``. ``game_state`` (the table's state at ``table.version``)
+    and ``common`` (the seats and table rows, the same for every seat) save the reads
+    when the caller already has them."""
+    if common is None:
+        common = _common(table, seats)
     payload: dict[str, Any] = {
         "type": "state",
         "version": table.version,
@@ -241,12 +266,11 @@ def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any
         "deadline": None,
         "deadline_kind": None,
         "view": None,
-        "seats": _seat_rows(seats),
-        "table": table_info(table),
-        "emotes": list(EMOTES),
+        **common,
     }
     if table.status != Table.WAITING:
-        game_state = states.load(table)
+        if game_state is None:
+            game_state = states.load(table)
         to_move = game_state.to_move
         payload["to_move"] = to_move
         payload["view"] = game_state.view(seat)
@@ -256,6 +280,52 @@ def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any
             payload["deadline"] = _iso(table.deadline_at)
             payload["deadline_kind"] = table.deadline_kind
     return payload
+
+
+def _common(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    return {"seats": _seat_rows(seats), "table": table_info(table), "emotes": list(EMOTES)}
+
+
+def frame_json(payload: dict[str, Any]) -> str:
+    """A state frame as sent to programs (and compared, to send each change once)."""
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def owner_digest(guest_key: str) -> str:
+    """What a change notice carries to say which guest holds a seat (never the key)."""
+    return hashlib.sha256(guest_key.encode()).hexdigest()[:32] if guest_key else ""
+
+
+def frame_key(seat: int | None) -> str:
+    return "-" if seat is None else str(seat)
+
+
+def seat_from_owners(owners: list[list[Any]], user_id: int | None, digest: str) -> int | None:
+    """``seat_of`` over a change notice's ``owners`` (what :func:`_notice` stores)."""
+    for number, (seat_user, seat_digest) in enumerate(owners):
+        if user_id is not None and seat_user is not None and seat_user == user_id:
+            return number
+        if digest and seat_digest and hmac.compare_digest(digest, seat_digest):
+            return number
+    return None
+
+
+def _notice(table: Table, seats: list[Seat], game_state: Any = None) -> dict[str, Any]:
+    """The change notice sent to the table's sockets: every seat's frame (and the
+    spectators'), built once from the rows and state the writer already holds, so the
+    sockets need no database read of their own. Each socket sends only the frame of the
+    seat its owner holds (``owners``); the others never leave the server."""
+    common = _common(table, seats)
+    frames = {
+        frame_key(seat): frame_json(_payload(table, seats, seat, game_state, common))
+        for seat in [None, *range(len(seats))]
+    }
+    owners = [
+        [s.user_id if s.user_id is not None else None, owner_digest(s.guest_key)]
+        for s in seats
+    ]
+    return {"type": "table.changed", "version": table.version, "owners": owners,
+            "frames": frames}
 
 
 def list_open_tables(game: str | None = None) -> list[dict[str, Any]]:
@@ -299,15 +369,27 @@ def hand_record(table_id: int, hand: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- after commit
-def _broadcast(table_id: int, *, wake: bool = False, lobby: bool = False) -> None:
-    """Tell every socket of the table (and the clocks, the lobby) once the commit is done."""
+def _broadcast(
+    table: Table,
+    seats: list[Seat],
+    game_state: Any = None,
+    *,
+    wake: bool = False,
+    lobby: bool = False,
+) -> None:
+    """Tell every socket of the table (and the clocks, the lobby) once the commit is done.
+
+    The notice is built now, inside the transaction, from what the writer holds (the
+    table row and seats as they will be committed); it is sent only after the commit."""
+    notice = _notice(table, seats, game_state)
+    table_id = table.pk
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(group_name(table_id), {"type": "table.changed"})
+            async_to_sync(layer.group_send)(group_name(table_id), notice)
             if wake:
                 async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
             if lobby:
@@ -359,8 +441,14 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     table.deadline_version = table.version
 
 
-def _save_table(table: Table) -> None:
-    table.save()
+# What a move or a deadline changes on the table row: saving only these keeps the write
+# small (the options, seeds and commitment never change once the table has started).
+_DEADLINE_FIELDS = ("deadline_at", "deadline_kind", "deadline_version")
+_PLAY_FIELDS = ("version", "moved_at", "status", "finished_at", *_DEADLINE_FIELDS)
+
+
+def _save_table(table: Table, fields: tuple[str, ...] | None = None) -> None:
+    table.save(update_fields=fields)
 
 
 # ---------------------------------------------------------------------------- the log
@@ -382,9 +470,11 @@ def _append(
         _finish(table, seats, new_state, now)
     else:
         _set_deadline(table, seats, new_state, now)
-    _save_table(table)
+    _save_table(table, _PLAY_FIELDS)
     states.remember(table, table.version, new_state)
-    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=new_state.is_over)
+    _broadcast(
+        table, seats, new_state, wake=table.deadline_at is not None, lobby=new_state.is_over
+    )
     return new_state
 
 
@@ -452,9 +542,8 @@ def fire(table_id: int, version: int, kind: str) -> bool:
     table's pending one and is due. Returns whether anything happened; a second call
     (another process, a restart, a late wake) finds it gone and does nothing."""
     with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
+        table = _lock_row(table_id)
+        if table is None:
             return False
         now = timezone.now()
         if (
@@ -475,8 +564,8 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             seats[seat].away = True
             seats[seat].save(update_fields=["away"])
             _set_deadline(table, seats, game_state, now)
-            _save_table(table)
-            _broadcast(table.pk, wake=True)
+            _save_table(table, _PLAY_FIELDS)
+            _broadcast(table, seats, game_state, wake=True)
             return True
         if kind == Table.CALL:
             action, source = game.timeout_action(game_state), Action.CLOCK
@@ -627,7 +716,7 @@ def create_table(
         if all(not s.empty for s in seats):
             _start(table)
         else:
-            _broadcast(table.pk, lobby=not private)
+            _broadcast(table, seats, lobby=not private)
     return table
 
 
@@ -674,7 +763,9 @@ def _start(table: Table) -> None:
     _set_deadline(table, seats, game_state, now)
     _save_table(table)
     states.remember(table, 0, game_state)
-    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+    _broadcast(
+        table, seats, game_state, wake=table.deadline_at is not None, lobby=not table.private
+    )
 
 
 def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = None) -> Table:
@@ -701,7 +792,7 @@ def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = No
             raise TableError("conflict", f"seat {seat} is taken")
         seats[seat].user = owner.user
         seats[seat].save(update_fields=["user"])
-        _broadcast(table.pk, lobby=not table.private)
+        _broadcast(table, seats, lobby=not table.private)
     return table
 
 
@@ -753,7 +844,7 @@ def leave_seat(*, table_id: int, owner: Owner) -> Table:
             else:
                 _set_deadline(table, seats, states.load(table), now)
             _save_table(table)
-        _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+        _broadcast(table, seats, wake=table.deadline_at is not None, lobby=not table.private)
     return table
 
 
@@ -812,9 +903,8 @@ def _connection_change(
     table_id: int, number: int, *, opened: str | None = None, closed: str | None = None
 ) -> None:
     with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
+        table = _lock_row(table_id)
+        if table is None:
             return
         seats = _seats(table)
         if not 0 <= number < len(seats):
@@ -841,10 +931,12 @@ def _recount(table: Table, seats: list[Seat], numbers: list[int], *, back: bool)
         elif seat.connections == 0 and seat.disconnected_at is None:
             seat.disconnected_at = now
         seat.save(update_fields=["connections", "disconnected_at", "away"])
+    game_state = None
     if table.status == Table.PLAYING:
-        _set_deadline(table, seats, states.load(table), now)
-        _save_table(table)
-    _broadcast(table.pk, wake=table.deadline_at is not None)
+        game_state = states.load(table)
+        _set_deadline(table, seats, game_state, now)
+        _save_table(table, _DEADLINE_FIELDS)
+    _broadcast(table, seats, game_state, wake=table.deadline_at is not None)
 
 
 def _heartbeat() -> None:
@@ -881,9 +973,8 @@ def reap_dead_processes() -> int:
         )
         for table_id in sorted({t for t, _s in affected}):
             with transaction.atomic():
-                try:
-                    table = Table.objects.select_for_update().get(pk=table_id)
-                except Table.DoesNotExist:
+                table = _lock_row(table_id)
+                if table is None:
                     continue
                 Connection.objects.filter(process=name, table=table).delete()
                 _recount(
