@@ -28,10 +28,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from game import services
+from game.db import socket_db as database_sync_to_async
 
 log = logging.getLogger(__name__)
 

@@ -13,11 +13,12 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from game import clock, render, services
+from game.db import socket_db as database_sync_to_async
 from game.models import Table
 
 MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
@@ -40,7 +41,21 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class _NoConnectionHop(AsyncWebsocketConsumer):
+    """Channels closes the consumer's database connections before every message it
+    dispatches: a trip to the database thread for each frame to each socket (four per
+    move at a table). These consumers never touch the ORM in their own context: every
+    call goes through ``game.db.socket_db``, which checks its connection itself. So they
+    dispatch without that trip."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(_NoConnectionHop):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -135,12 +150,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", "version must be a whole number")
             return
         try:
-            await database_sync_to_async(services.apply_action)(
-                table_id=self.table_id, owner=self.owner, action=action,
-                expected_version=version,
+            _version, held = await database_sync_to_async(services.hold_broadcasts)(
+                services.apply_action, table_id=self.table_id, owner=self.owner,
+                action=action, expected_version=version,
             )
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
+            return
+        for group, notice in held:  # committed: tell the table (this socket included)
+            await self.channel_layer.group_send(group, notice)
 
     async def _on_emote(self, message: dict[str, Any]) -> None:
         emote = message.get("emote")
@@ -221,7 +239,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=render.error_html(code, message, lang=self.lang))
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_NoConnectionHop):
     """``/ws/lobby/?format=json|html&game=…``: the open tables, sent on connect and again
     whenever one is created, filled, started or finished. Read-only: frames in are
     ignored. HTML uses ``game.render.lobby_html(tables, lang=…)`` once the pages have it."""

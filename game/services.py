@@ -25,6 +25,7 @@ import re
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -382,22 +383,54 @@ def _broadcast(
     The notice is built now, inside the transaction, from what the writer holds (the
     table row and seats as they will be committed); it is sent only after the commit."""
     notice = _notice(table, seats, game_state)
-    table_id = table.pk
+    messages = [(group_name(table.pk), notice)]
+    if wake:
+        messages.append((CLOCK_GROUP, {"type": "clock.wake"}))
+    if lobby:
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
 
     def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group_name(table_id), notice)
-            if wake:
-                async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
-            if lobby:
-                async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
-        except Exception:  # the write is committed; a lost notice only delays a redraw
-            log.exception("broadcast for table %s failed", table_id)
+        held = getattr(_held, "messages", None)
+        if held is not None:
+            held.extend(messages)  # the async caller sends them (see hold_broadcasts)
+        else:
+            _send(messages)
 
     transaction.on_commit(send)
+
+
+_held = threading.local()
+
+
+def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # the write is committed; a lost notice only delays a redraw
+            log.exception("broadcast to %s failed", group)
+
+
+def hold_broadcasts(
+    fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+    """Call ``fn`` and return its result with the broadcasts its commits made, held back
+    for the async caller (a socket, the clock) to send itself. From the database thread
+    each send is a round trip through the event loop; the caller is already on it.
+    They are still sent only after the commit: ``fn`` has returned. If ``fn`` raises,
+    what it had committed is sent at once, then the error goes on."""
+    outer = getattr(_held, "messages", None)
+    _held.messages = held = []
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException:
+        _held.messages = outer
+        _send(held)
+        raise
+    _held.messages = outer
+    return result, held
 
 
 # ---------------------------------------------------------------------------- deadlines
