@@ -25,6 +25,7 @@ import re
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -33,6 +34,7 @@ from typing import Any, ClassVar
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -149,7 +151,44 @@ def _locked(table_id: int) -> Table:
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("user__profile").order_by("number"))
+    # The seats alone: players' names come from _names (a join with the users and
+    # their profiles on every move was a fifth of the clock's database time).
+    return list(Seat.objects.filter(table=table).order_by("number"))
+
+
+NAME_SECONDS = 30.0  # how long a process trusts a player's name it has read
+_names: dict[int, tuple[float, str]] = {}  # user id -> (read at, name shown)
+_names_lock = threading.Lock()
+
+
+def _names_of(user_ids: set[int]) -> dict[int, str]:
+    """The names the table shows for these accounts: fresh enough for display (a new
+    display name shows within NAME_SECONDS everywhere, at once in the process that
+    saved it: accounts' profile saves call forget_name)."""
+    now = time.monotonic()
+    with _names_lock:
+        known = {
+            uid: entry[1] for uid in user_ids
+            if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
+        }
+    missing = user_ids - known.keys()
+    if missing:
+        rows = get_user_model().objects.filter(pk__in=missing).select_related("profile")
+        fresh = {}
+        for user in rows:
+            profile = getattr(user, "profile", None)
+            fresh[user.pk] = profile.name if profile is not None else user.get_username()
+        with _names_lock:
+            if len(_names) > 20000:
+                _names.clear()
+            _names.update({uid: (now, name) for uid, name in fresh.items()})
+        known.update(fresh)
+    return known
+
+
+def forget_name(user_id: int) -> None:
+    with _names_lock:
+        _names.pop(user_id, None)
 
 
 def _seat_matches(seat: Seat, owner: Owner) -> bool:
@@ -169,20 +208,20 @@ def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
     return None
 
 
-def _player_name(seat: Seat) -> str | None:
+def _player_name(seat: Seat, names: dict[int, str]) -> str | None:
     if seat.user_id is not None:
-        profile = getattr(seat.user, "profile", None)
-        return profile.name if profile is not None else seat.user.get_username()
+        return names.get(seat.user_id)
     if seat.guest_key:
         return "guest"
     return None
 
 
 def _seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
+    names = _names_of({s.user_id for s in seats if s.user_id is not None})
     return [
         {
             "seat": s.number,
-            "player": _player_name(s),
+            "player": _player_name(s, names),
             "bot": s.bot,
             "guest": bool(s.guest_key),
             "connected": s.bot or s.connections > 0,
@@ -334,7 +373,7 @@ def list_open_tables(game: str | None = None) -> list[dict[str, Any]]:
     tables = Table.objects.filter(private=False, status__in=[Table.WAITING, Table.PLAYING])
     if game:
         tables = tables.filter(game=game)
-    tables = tables.select_related("host").prefetch_related("seats__user__profile")[:200]
+    tables = tables.select_related("host").prefetch_related("seats")[:200]
     out = []
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.number)
@@ -570,14 +609,55 @@ def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: 
 
 
 # ---------------------------------------------------------------------------- the clock
-def fire(table_id: int, version: int, kind: str) -> bool:
+def fire(table_id: int, version: int, kind: str, action: str | None = None) -> bool:
     """Carry out the stored deadline ``kind`` set at ``version``, if it is still the
     table's pending one and is due. Returns whether anything happened; a second call
-    (another process, a restart, a late wake) finds it gone and does nothing."""
+    (another process, a restart, a late wake) finds it gone and does nothing.
+
+    ``action``: the bot's choice, made beforehand outside the lock by
+    :func:`bot_choice` (the clock does this so that no bot thinks while holding a
+    table, nor in the database thread). It is applied only if the deadline is still
+    pending at the same version, and like any action only if the engine takes it."""
+    return _fire(table_id, version, kind, action) is not None
+
+
+Question = tuple[Any, int, dict[str, Any], str]  # what bot_choice decides from
+
+
+def fire_and_next(
+    table_id: int, version: int, kind: str, action: str | None = None
+) -> tuple[Due, Question | None] | None:
+    """:func:`fire`, then the table's next deadline if it is already due (a bot's move
+    right after its roll, with no pause set), with its :func:`bot_question` answered
+    from the state just written: the clock carries it out at once instead of at its
+    next wake, without reading the table again."""
+    done = _fire(table_id, version, kind, action)
+    if done is None:
+        return None
+    table, game_state = done
+    if (
+        table.status != Table.PLAYING
+        or table.deadline_at is None
+        or table.deadline_version is None
+        or table.deadline_at > timezone.now()
+    ):
+        return None
+    due = Due(table.pk, table.deadline_version, table.deadline_kind)
+    question = None
+    if due.kind in (Table.BOT, Table.MOVE):
+        question = (game_state, game_state.to_move, dict(table.options), table.game)
+    return due, question
+
+
+def _fire(
+    table_id: int, version: int, kind: str, action: str | None
+) -> tuple[Table, Any] | None:
+    """:func:`fire`; returns the table as written and its state, or None when nothing
+    happened."""
     with transaction.atomic():
         table = _lock_row(table_id)
         if table is None:
-            return False
+            return None
         now = timezone.now()
         if (
             table.status != Table.PLAYING
@@ -587,7 +667,7 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             or table.deadline_kind != kind
             or table.deadline_at > now
         ):
-            return False
+            return None
         seats = _seats(table)
         game_state = states.load(table)
         seat = game_state.to_move
@@ -599,36 +679,71 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             _set_deadline(table, seats, game_state, now)
             _save_table(table, _PLAY_FIELDS)
             _broadcast(table, seats, game_state, wake=True)
-            return True
+            return table, game_state
         if kind == Table.CALL:
             action, source = game.timeout_action(game_state), Action.CLOCK
             assert action is not None
         else:
-            action = game.bot_action(game_state, seat, table.options)
+            if action is None:
+                action = game.bot_action(game_state, seat, table.options)
             source = Action.BOT if kind == Table.BOT else Action.CLOCK
-        _append(table, seats, game_state, seat, action, source)
-        return True
+        return table, _append(table, seats, game_state, seat, action, source)
 
 
-def fire_due(limit: int = 100) -> float | None:
-    """Fire every deadline that is due; return the seconds until the next one (None: none)."""
+@dataclass(frozen=True)
+class Due:
+    """A deadline that is due: what :func:`fire` needs to carry it out."""
+
+    table_id: int
+    version: int
+    kind: str
+
+
+def due_deadlines(limit: int = 100) -> list[Due]:
+    """The deadlines due now, soonest first (after closing dead processes' sockets)."""
     try:
         reap_dead_processes()
     except Exception:
         log.exception("closing the sockets of dead processes failed")
-    now = timezone.now()
-    due = list(
+    rows = (
         Table.objects.filter(
-            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=now
+            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
         )
         .order_by("deadline_at")
         .values_list("pk", "deadline_version", "deadline_kind")[:limit]
     )
-    for table_id, version, kind in due:
-        try:
-            fire(table_id, version, kind)
-        except Exception:  # one broken table must not stop every other table's clock
-            log.exception("deadline %s of table %s at version %s failed", kind, table_id, version)
+    return [Due(pk, version, kind) for pk, version, kind in rows]
+
+
+def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
+    """:func:`due_deadlines` with each one's :func:`bot_question`, from one read of the
+    tables (what the clock asks each round)."""
+    try:
+        reap_dead_processes()
+    except Exception:
+        log.exception("closing the sockets of dead processes failed")
+    tables = Table.objects.filter(
+        status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
+    ).order_by("deadline_at")[:limit]
+    out: list[tuple[Due, Question | None]] = []
+    for table in tables:
+        if table.deadline_version is None:
+            continue
+        due = Due(table.pk, table.deadline_version, table.deadline_kind)
+        question = None
+        if due.kind in (Table.BOT, Table.MOVE) and table.version == due.version:
+            try:
+                game_state = states.load(table)
+            except Exception:  # fire() will meet the same fault and log it there
+                log.exception("the state of table %s could not be loaded", table.pk)
+            else:
+                question = (game_state, game_state.to_move, dict(table.options), table.game)
+        out.append((due, question))
+    return out
+
+
+def next_deadline_in() -> float | None:
+    """Seconds until the next pending deadline (None: there is none)."""
     upcoming = (
         Table.objects.filter(status=Table.PLAYING, deadline_at__isnull=False)
         .order_by("deadline_at")
@@ -638,6 +753,40 @@ def fire_due(limit: int = 100) -> float | None:
     if upcoming is None:
         return None
     return max(0.0, (upcoming - timezone.now()).total_seconds())
+
+
+def bot_question(due: Due) -> Question | None:
+    """What the bot must decide for ``due`` (a bot's move or a player's expired move
+    timer): the state, the seat, the table's options and game, read without a lock.
+    None when no decision is needed (another kind, or the table has moved on)."""
+    if due.kind not in (Table.BOT, Table.MOVE):
+        return None
+    table = Table.objects.filter(pk=due.table_id).first()
+    if table is None or table.version != due.version or table.status != Table.PLAYING:
+        return None
+    game_state = states.load(table)
+    return game_state, game_state.to_move, dict(table.options), table.game
+
+
+def bot_choice(question: Question) -> str:
+    """The bot's action for a :func:`bot_question` (no database: any thread)."""
+    game_state, seat, options, game = question
+    return spec(game).bot_action(game_state, seat, options)
+
+
+def fire_due(limit: int = 100) -> float | None:
+    """Fire every deadline that is due, one after another; return the seconds until the
+    next one (None: none). The clock's own path (``clock.fire_round``) does the same
+    with the bots' decisions made concurrently."""
+    for due in due_deadlines(limit):
+        try:
+            fire(due.table_id, due.version, due.kind)
+        except Exception:  # one broken table must not stop every other table's clock
+            log.exception(
+                "deadline %s of table %s at version %s failed", due.kind, due.table_id,
+                due.version,
+            )
+    return next_deadline_in()
 
 
 # ---------------------------------------------------------------------------- tables
