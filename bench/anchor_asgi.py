@@ -14,6 +14,8 @@ from typing import Any
 
 import django
 
+import bootstrap  # noqa: F401  (maps site/ to the import name baithak)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
 django.setup()
 

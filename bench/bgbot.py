@@ -6,8 +6,8 @@ counted open, GNU Backgammon at seat 1, ``bot_level`` set per run) is brought to
 position where the bot is to move: the player's random legal moves go through
 ``services.apply_action``, so the bot's deadline is stored as the table would store it
 (with no human-like pause: ``TABLES_BOT_PAUSE = 0``). Then the clock's own path runs, as
-``game.clock.run`` does each time it wakes: ``await
-database_sync_to_async(services.fire_due)()``, until no bot there is to move (a bot's turn
+``game.clock.run`` does each time it wakes: ``await clock.fire_round()`` (the bots
+decide concurrently, outside the table locks), until no bot there is to move (a bot's turn
 is two deadlines: its roll or cube decision, then its checker move). A table's latency is
 from that moment (all N bots' turns have begun and are due) to the bot's turn-ending
 action stored (``Action.created_at``, just before the commit that tells its sockets): its
@@ -49,6 +49,9 @@ GOAL_MS = 300.0
 def _setup(backend: str, tmp: Path) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ.pop("REDIS_URL", None)  # the in-memory channel layer: one process
+    # As the site runs (DEBUG on would log every SQL statement with its parameters).
+    os.environ.update(DEBUG="false", SECRET_KEY="bgbot-bench-" + "x" * 40,
+                      ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="false")
     if backend == "postgres":
         for sql in (f"DROP DATABASE IF EXISTS {PG_DB}", f"CREATE DATABASE {PG_DB}"):
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True)
@@ -107,7 +110,7 @@ def _round(tables: list[int], owner: Any, level: str, rng: random.Random) -> lis
     from channels.db import database_sync_to_async
     from django.utils import timezone
 
-    from game import services
+    from game import clock
     from game.models import Action, Table
 
     waiting = []
@@ -126,7 +129,7 @@ def _round(tables: list[int], owner: Any, level: str, rng: random.Random) -> lis
         # What game.clock.run does each time it wakes; the bot's roll, then its move,
         # each fired as its own deadline, until no bot at these tables is to move.
         while await database_sync_to_async(bots_pending)():
-            await database_sync_to_async(services.fire_due)()
+            await clock.fire_round()
 
     start = timezone.now()
     asyncio.run(clock_wakes())

@@ -95,6 +95,7 @@ def _reset_services(backend: str) -> None:
 
 _MAKE_PLAYERS = r"""
 import importlib, json, sys
+import bootstrap
 import django
 django.setup()
 from django.conf import settings
@@ -147,13 +148,24 @@ def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untype
                 if proc.poll() is not None:
                     raise RuntimeError(f"daphne exited: see {log}")
                 time.sleep(0.1)
-            yield port
+            yield port, proc.pid
         finally:
             proc.terminate()
             try:
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    """py-spy (pip install py-spy) sampling the tables' server for the nominal window."""
+    spy = str(Path(sys.executable).with_name("py-spy"))
+    form = "raw" if args.profile.endswith(".txt") else "flamegraph"
+    return subprocess.Popen(
+        [spy, "record", "--pid", str(pid), "--duration", str(int(args.warmup + args.seconds)),
+         "--format", form, "--output", args.profile, "--nonblocking", "--threads"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -356,6 +368,8 @@ async def _run_side(port: int, tables_ids: list[str], sessions: list[str], ancho
     for i, t in enumerate(tables):
         await _connect(t, port, sessions[4 * i: 4 * i + 4], query)
     await asyncio.gather(*[_wait(t, lambda t=t: min(t.seen) >= 0, 30) for t in tables])
+    if args.profile and not anchor:  # the nominal window only, not the set-up
+        args.spy = _profile(args.server_pid, args)
     result: dict[str, Any] = {"nominal": await _measure(
         tables, anchor, args.rate * len(tables), args.seconds, args.warmup)}
     ramp = []
@@ -398,7 +412,11 @@ def main() -> None:
     parser.add_argument("--ramp", type=lambda s: [float(x) for x in s.split(",")],
                         default=[100, 250, 400, 600, 800, 1000, 1300],
                         help="total actions/s of the saturation ramp")
+    parser.add_argument("--profile", metavar="PATH",
+                        help="record the tables' daphne with py-spy (flame graph SVG, or "
+                             "raw stacks if PATH ends in .txt) while the tables play")
     args = parser.parse_args()
+    args.spy = None
     RESULTS.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
     env = _env(args.backend, tmp)
@@ -411,7 +429,8 @@ def main() -> None:
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
-    with _daphne("baithak.asgi:application", env, tmp / "tables.log") as port:
+    with _daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
+        args.server_pid = pid
         with ThreadPoolExecutor(8) as pool:
             ids = list(pool.map(lambda i: str(_open_table(port, sessions[4 * i: 4 * i + 4])),
                                 range(args.tables)))
@@ -420,8 +439,11 @@ def main() -> None:
         side["lost"] = side["nominal"]["lost"] + _lost_in_log(
             port, sessions[0], side.pop("final_versions"))
         out["tables_result"] = side
+        if args.spy is not None:
+            args.spy.wait()
+            print(f"profile: {args.profile}")
     env["ANCHOR_FRAME_BYTES"] = str(out["tables_result"]["mean_frame_bytes"] or 3000)
-    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as port:
+    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, _pid):
         print("anchor:", flush=True)
         anchor = asyncio.run(_run_side(port, [str(i) for i in range(args.tables)], sessions,
                                        True, args))

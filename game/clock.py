@@ -21,6 +21,7 @@ heartbeat stops (killed with SIGKILL, say) are closed by whichever clock notices
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import os
@@ -28,10 +29,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from game import services
+from game.db import socket_db as database_sync_to_async
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ async def run(
         wait: float | None = None
         if fire:
             try:
-                wait = await database_sync_to_async(services.fire_due)()
+                wait = await fire_round(layer)
             except Exception:
                 log.exception("the clock failed to fire deadlines")
         timeout = interval if wait is None else min(wait, interval)
@@ -106,6 +107,66 @@ async def run(
                 await asyncio.sleep(timeout)
         else:
             await asyncio.sleep(timeout)
+
+
+DECIDING = 8  # bots thinking at once (a gnubg decision mostly waits on its worker process)
+_thinking: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _thinkers() -> concurrent.futures.ThreadPoolExecutor:
+    global _thinking
+    if _thinking is None:
+        _thinking = concurrent.futures.ThreadPoolExecutor(DECIDING, "tables-bot")
+    return _thinking
+
+
+async def fire_round(layer: Any = None, limit: int = 100) -> float | None:
+    """Fire every due deadline once; return the seconds until the next (None: none).
+
+    Bots decide concurrently, each in a thread of its own and outside any lock or
+    transaction (the rule-based Court Piece bot, or a wait on a gnubg worker process),
+    so fifty tables waiting on the bot wait about as long as one, and the sockets'
+    database thread is never held up by a bot. Each decision is then applied by
+    ``services.fire`` under the table's lock, only if the deadline is still the
+    pending one at the same version: any number of clocks may race, and a deadline
+    still happens exactly once."""
+    due = await database_sync_to_async(services.due_with_questions)(limit)
+    if due:
+        gate = asyncio.Semaphore(DECIDING)
+        await asyncio.gather(*(_fire_one(item, gate, layer) for item in due))
+    return await database_sync_to_async(services.next_deadline_in)()
+
+
+async def _fire_one(
+    due: tuple[services.Due, services.Question | None], gate: asyncio.Semaphore, layer: Any
+) -> None:
+    """Carry out ``due``, then whatever at that table becomes due by it (a bot that
+    rolled and now moves, with no pause between): one table's turn is not held back
+    until the clock's next round."""
+    item: tuple[services.Due, services.Question | None] | None = due
+    while item is not None:
+        current, question = item
+        item = None
+        try:
+            action = None
+            async with gate:
+                if question is not None:
+                    loop = asyncio.get_running_loop()
+                    action = await loop.run_in_executor(
+                        _thinkers(), services.bot_choice, question
+                    )
+            item, held = await database_sync_to_async(services.hold_broadcasts)(
+                services.fire_and_next, current.table_id, current.version, current.kind,
+                action,
+            )
+            for group, message in held:
+                if layer is not None:
+                    await layer.group_send(group, message)
+        except Exception:  # one broken table must not stop every other table's clock
+            log.exception(
+                "deadline %s of table %s at version %s failed",
+                current.kind, current.table_id, current.version,
+            )
 
 
 def with_clock(app: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -13,11 +13,12 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from game import clock, render, services
+from game.db import socket_db as database_sync_to_async
 from game.models import Table
 
 MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
@@ -40,7 +41,21 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class _NoConnectionHop(AsyncWebsocketConsumer):
+    """Channels closes the consumer's database connections before every message it
+    dispatches: a trip to the database thread for each frame to each socket (four per
+    move at a table). These consumers never touch the ORM in their own context: every
+    call goes through ``game.db.socket_db``, which checks its connection itself. So they
+    dispatch without that trip."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(_NoConnectionHop):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -49,11 +64,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.lang = lang if lang in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
         self.seat: int | None = None
         self.marked = False
-        self.last_sent: Any = None
+        self.last_sent: str | None = None  # the last state frame sent, as JSON
+        self.last_version = -1
         self.tokens = float(BURST)
         self.refilled = time.monotonic()
         clock.ensure_started()
         self.owner = await database_sync_to_async(services.owner_from_scope)(self.scope)
+        # How change notices name this socket's owner (services.seat_from_owners).
+        self.owner_user = self.owner.user.pk if self.owner.is_user else None
+        self.owner_digest = services.owner_digest(self.owner.guest_key or "")
         access = await database_sync_to_async(_table_access)(
             self.table_id, self.owner, query.get("invite", [""])[0]
         )
@@ -131,12 +150,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", "version must be a whole number")
             return
         try:
-            await database_sync_to_async(services.apply_action)(
-                table_id=self.table_id, owner=self.owner, action=action,
-                expected_version=version,
+            _version, held = await database_sync_to_async(services.hold_broadcasts)(
+                services.apply_action, table_id=self.table_id, owner=self.owner,
+                action=action, expected_version=version,
             )
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
+            return
+        for group, notice in held:  # committed: tell the table (this socket included)
+            await self.channel_layer.group_send(group, notice)
 
     async def _on_emote(self, message: dict[str, Any]) -> None:
         emote = message.get("emote")
@@ -152,7 +174,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ------------------------------------------------------------------ frames out
     async def table_changed(self, event: dict[str, Any]) -> None:
-        await self._send_state()
+        """A change of the table: its notice carries every seat's frame, so the common
+        case sends this socket's own frame without touching the database."""
+        frames = event.get("frames")
+        if frames is None:
+            await self._send_state()
+            return
+        seat = services.seat_from_owners(event["owners"], self.owner_user, self.owner_digest)
+        if seat != self.seat:
+            await self._send_state()  # the owner took or left a seat: the full path
+            return
+        if event["version"] < self.last_version:
+            return  # a notice overtaken by a newer frame (sent on connect, say)
+        await self._send_frame(frames[services.frame_key(seat)], event["version"])
 
     async def table_emote(self, event: dict[str, Any]) -> None:
         frame = {"type": "emote", "seat": event["seat"], "emote": event["emote"]}
@@ -171,13 +205,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if seat != self.seat:
             await self._move_to(seat)
-        if not force and payload == self.last_sent:
+        await self._send_frame(services.frame_json(payload), payload["version"], force=force)
+
+    async def _send_frame(self, text: str, version: int, force: bool = False) -> None:
+        if not force and text == self.last_sent:
             return  # several notices can arrive for one change: send it once
-        self.last_sent = payload
+        self.last_sent = text
+        self.last_version = max(self.last_version, version)
         if self.format == "json":
-            await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+            await self.send(text_data=text)
         else:
-            await self.send(text_data=render.table_frame_html(payload, lang=self.lang))
+            await self.send(text_data=render.table_frame_html(json.loads(text), lang=self.lang))
 
     async def _move_to(self, seat: int | None) -> None:
         """The owner took a seat or left one since this socket last looked."""
@@ -201,7 +239,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=render.error_html(code, message, lang=self.lang))
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(_NoConnectionHop):
     """``/ws/lobby/?format=json|html&game=…``: the open tables, sent on connect and again
     whenever one is created, filled, started or finished. Read-only: frames in are
     ignored. HTML uses ``game.render.lobby_html(tables, lang=…)`` once the pages have it."""

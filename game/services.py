@@ -16,13 +16,17 @@ as having abandoned it (a loss, counted in ``GameStats.abandoned``).
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
 import logging
 import os
 import re
 import secrets
 import socket
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -30,6 +34,7 @@ from typing import Any, ClassVar
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -126,15 +131,64 @@ class TableError(Exception):
 
 
 # ---------------------------------------------------------------------------- reading
+def _lock_row(table_id: int) -> Table | None:
+    """The table row, locked until the transaction ends (None: no such table)."""
+    try:
+        return _locked(table_id)
+    except TableError:
+        return None
+
+
 def _locked(table_id: int) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        # The host's name goes into every frame: read it in the same query. `of` keeps
+        # PostgreSQL's lock on the table row alone (SQLite has no row locks to take).
+        return (
+            Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
+        )
     except (Table.DoesNotExist, ValueError, TypeError):
         raise TableError("not_found", f"no table {table_id}") from None
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(table.seats.select_related("user__profile").order_by("number"))
+    # The seats alone: players' names come from _names (a join with the users and
+    # their profiles on every move was a fifth of the clock's database time).
+    return list(Seat.objects.filter(table=table).order_by("number"))
+
+
+NAME_SECONDS = 30.0  # how long a process trusts a player's name it has read
+_names: dict[int, tuple[float, str]] = {}  # user id -> (read at, name shown)
+_names_lock = threading.Lock()
+
+
+def _names_of(user_ids: set[int]) -> dict[int, str]:
+    """The names the table shows for these accounts: fresh enough for display (a new
+    display name shows within NAME_SECONDS everywhere, at once in the process that
+    saved it: accounts' profile saves call forget_name)."""
+    now = time.monotonic()
+    with _names_lock:
+        known = {
+            uid: entry[1] for uid in user_ids
+            if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
+        }
+    missing = user_ids - known.keys()
+    if missing:
+        rows = get_user_model().objects.filter(pk__in=missing).select_related("profile")
+        fresh = {}
+        for user in rows:
+            profile = getattr(user, "profile", None)
+            fresh[user.pk] = profile.name if profile is not None else user.get_username()
+        with _names_lock:
+            if len(_names) > 20000:
+                _names.clear()
+            _names.update({uid: (now, name) for uid, name in fresh.items()})
+        known.update(fresh)
+    return known
+
+
+def forget_name(user_id: int) -> None:
+    with _names_lock:
+        _names.pop(user_id, None)
 
 
 def _seat_matches(seat: Seat, owner: Owner) -> bool:
@@ -154,20 +208,20 @@ def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
     return None
 
 
-def _player_name(seat: Seat) -> str | None:
+def _player_name(seat: Seat, names: dict[int, str]) -> str | None:
     if seat.user_id is not None:
-        profile = getattr(seat.user, "profile", None)
-        return profile.name if profile is not None else seat.user.get_username()
+        return names.get(seat.user_id)
     if seat.guest_key:
         return "guest"
     return None
 
 
 def _seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
+    names = _names_of({s.user_id for s in seats if s.user_id is not None})
     return [
         {
             "seat": s.number,
-            "player": _player_name(s),
+            "player": _player_name(s, names),
             "bot": s.bot,
             "guest": bool(s.guest_key),
             "connected": s.bot or s.connections > 0,
@@ -241,7 +295,18 @@ def _table_and_seats(table_id: int) -> tuple[Table, list[Seat]]:
     return table, _seats(table)
 
 
-def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any]:
+def _payload(
+    table: Table,
+    seats: list[Seat],
+    seat: int | None,
+    game_state: Any = None,
+    common: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The state frame of ``seat``. ``game_state`` (the table's state at ``table.version``)
+    and ``common`` (the seats and table rows, the same for every seat) save the reads
+    when the caller already has them."""
+    if common is None:
+        common = _common(table, seats)
     payload: dict[str, Any] = {
         "type": "state",
         "version": table.version,
@@ -251,12 +316,11 @@ def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any
         "deadline": None,
         "deadline_kind": None,
         "view": None,
-        "seats": _seat_rows(seats),
-        "table": table_info(table),
-        "emotes": list(EMOTES),
+        **common,
     }
     if table.status != Table.WAITING:
-        game_state = states.load(table)
+        if game_state is None:
+            game_state = states.load(table)
         to_move = game_state.to_move
         payload["to_move"] = to_move
         payload["view"] = game_state.view(seat)
@@ -268,12 +332,58 @@ def _payload(table: Table, seats: list[Seat], seat: int | None) -> dict[str, Any
     return payload
 
 
+def _common(table: Table, seats: list[Seat]) -> dict[str, Any]:
+    return {"seats": _seat_rows(seats), "table": table_info(table), "emotes": list(EMOTES)}
+
+
+def frame_json(payload: dict[str, Any]) -> str:
+    """A state frame as sent to programs (and compared, to send each change once)."""
+    return json.dumps(payload, separators=(",", ":"))
+
+
+def owner_digest(guest_key: str) -> str:
+    """What a change notice carries to say which guest holds a seat (never the key)."""
+    return hashlib.sha256(guest_key.encode()).hexdigest()[:32] if guest_key else ""
+
+
+def frame_key(seat: int | None) -> str:
+    return "-" if seat is None else str(seat)
+
+
+def seat_from_owners(owners: list[list[Any]], user_id: int | None, digest: str) -> int | None:
+    """``seat_of`` over a change notice's ``owners`` (what :func:`_notice` stores)."""
+    for number, (seat_user, seat_digest) in enumerate(owners):
+        if user_id is not None and seat_user is not None and seat_user == user_id:
+            return number
+        if digest and seat_digest and hmac.compare_digest(digest, seat_digest):
+            return number
+    return None
+
+
+def _notice(table: Table, seats: list[Seat], game_state: Any = None) -> dict[str, Any]:
+    """The change notice sent to the table's sockets: every seat's frame (and the
+    spectators'), built once from the rows and state the writer already holds, so the
+    sockets need no database read of their own. Each socket sends only the frame of the
+    seat its owner holds (``owners``); the others never leave the server."""
+    common = _common(table, seats)
+    frames = {
+        frame_key(seat): frame_json(_payload(table, seats, seat, game_state, common))
+        for seat in [None, *range(len(seats))]
+    }
+    owners = [
+        [s.user_id if s.user_id is not None else None, owner_digest(s.guest_key)]
+        for s in seats
+    ]
+    return {"type": "table.changed", "version": table.version, "owners": owners,
+            "frames": frames}
+
+
 def list_open_tables(game: str | None = None) -> list[dict[str, Any]]:
     """Public tables that are waiting or being played, newest first, for the lobby."""
     tables = Table.objects.filter(private=False, status__in=[Table.WAITING, Table.PLAYING])
     if game:
         tables = tables.filter(game=game)
-    tables = tables.select_related("host").prefetch_related("seats__user__profile")[:200]
+    tables = tables.select_related("host").prefetch_related("seats")[:200]
     out = []
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.number)
@@ -319,23 +429,67 @@ _COPIED_PROVENANCE = (
 
 
 # ---------------------------------------------------------------------------- after commit
-def _broadcast(table_id: int, *, wake: bool = False, lobby: bool = False) -> None:
-    """Tell every socket of the table (and the clocks, the lobby) once the commit is done."""
+def _broadcast(
+    table: Table,
+    seats: list[Seat],
+    game_state: Any = None,
+    *,
+    wake: bool = False,
+    lobby: bool = False,
+) -> None:
+    """Tell every socket of the table (and the clocks, the lobby) once the commit is done.
+
+    The notice is built now, inside the transaction, from what the writer holds (the
+    table row and seats as they will be committed); it is sent only after the commit."""
+    notice = _notice(table, seats, game_state)
+    messages = [(group_name(table.pk), notice)]
+    if wake:
+        messages.append((CLOCK_GROUP, {"type": "clock.wake"}))
+    if lobby:
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
 
     def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(group_name(table_id), {"type": "table.changed"})
-            if wake:
-                async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
-            if lobby:
-                async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
-        except Exception:  # the write is committed; a lost notice only delays a redraw
-            log.exception("broadcast for table %s failed", table_id)
+        held = getattr(_held, "messages", None)
+        if held is not None:
+            held.extend(messages)  # the async caller sends them (see hold_broadcasts)
+        else:
+            _send(messages)
 
     transaction.on_commit(send)
+
+
+_held = threading.local()
+
+
+def _send(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # the write is committed; a lost notice only delays a redraw
+            log.exception("broadcast to %s failed", group)
+
+
+def hold_broadcasts(
+    fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+    """Call ``fn`` and return its result with the broadcasts its commits made, held back
+    for the async caller (a socket, the clock) to send itself. From the database thread
+    each send is a round trip through the event loop; the caller is already on it.
+    They are still sent only after the commit: ``fn`` has returned. If ``fn`` raises,
+    what it had committed is sent at once, then the error goes on."""
+    outer = getattr(_held, "messages", None)
+    _held.messages = held = []
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException:
+        _held.messages = outer
+        _send(held)
+        raise
+    _held.messages = outer
+    return result, held
 
 
 # ---------------------------------------------------------------------------- deadlines
@@ -379,8 +533,14 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     table.deadline_version = table.version
 
 
-def _save_table(table: Table) -> None:
-    table.save()
+# What a move or a deadline changes on the table row: saving only these keeps the write
+# small (the options, seeds and commitment never change once the table has started).
+_DEADLINE_FIELDS = ("deadline_at", "deadline_kind", "deadline_version")
+_PLAY_FIELDS = ("version", "moved_at", "status", "finished_at", *_DEADLINE_FIELDS)
+
+
+def _save_table(table: Table, fields: tuple[str, ...] | None = None) -> None:
+    table.save(update_fields=fields)
 
 
 # ---------------------------------------------------------------------------- the log
@@ -402,9 +562,11 @@ def _append(
         _finish(table, seats, new_state, now)
     else:
         _set_deadline(table, seats, new_state, now)
-    _save_table(table)
+    _save_table(table, _PLAY_FIELDS)
     states.remember(table, table.version, new_state)
-    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=new_state.is_over)
+    _broadcast(
+        table, seats, new_state, wake=table.deadline_at is not None, lobby=new_state.is_over
+    )
     return new_state
 
 
@@ -467,15 +629,55 @@ def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: 
 
 
 # ---------------------------------------------------------------------------- the clock
-def fire(table_id: int, version: int, kind: str) -> bool:
+def fire(table_id: int, version: int, kind: str, action: str | None = None) -> bool:
     """Carry out the stored deadline ``kind`` set at ``version``, if it is still the
     table's pending one and is due. Returns whether anything happened; a second call
-    (another process, a restart, a late wake) finds it gone and does nothing."""
+    (another process, a restart, a late wake) finds it gone and does nothing.
+
+    ``action``: the bot's choice, made beforehand outside the lock by
+    :func:`bot_choice` (the clock does this so that no bot thinks while holding a
+    table, nor in the database thread). It is applied only if the deadline is still
+    pending at the same version, and like any action only if the engine takes it."""
+    return _fire(table_id, version, kind, action) is not None
+
+
+Question = tuple[Any, int, dict[str, Any], str]  # what bot_choice decides from
+
+
+def fire_and_next(
+    table_id: int, version: int, kind: str, action: str | None = None
+) -> tuple[Due, Question | None] | None:
+    """:func:`fire`, then the table's next deadline if it is already due (a bot's move
+    right after its roll, with no pause set), with its :func:`bot_question` answered
+    from the state just written: the clock carries it out at once instead of at its
+    next wake, without reading the table again."""
+    done = _fire(table_id, version, kind, action)
+    if done is None:
+        return None
+    table, game_state = done
+    if (
+        table.status != Table.PLAYING
+        or table.deadline_at is None
+        or table.deadline_version is None
+        or table.deadline_at > timezone.now()
+    ):
+        return None
+    due = Due(table.pk, table.deadline_version, table.deadline_kind)
+    question = None
+    if due.kind in (Table.BOT, Table.MOVE):
+        question = (game_state, game_state.to_move, dict(table.options), table.game)
+    return due, question
+
+
+def _fire(
+    table_id: int, version: int, kind: str, action: str | None
+) -> tuple[Table, Any] | None:
+    """:func:`fire`; returns the table as written and its state, or None when nothing
+    happened."""
     with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
-            return False
+        table = _lock_row(table_id)
+        if table is None:
+            return None
         now = timezone.now()
         if (
             table.status != Table.PLAYING
@@ -485,7 +687,7 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             or table.deadline_kind != kind
             or table.deadline_at > now
         ):
-            return False
+            return None
         seats = _seats(table)
         game_state = states.load(table)
         seat = game_state.to_move
@@ -495,38 +697,73 @@ def fire(table_id: int, version: int, kind: str) -> bool:
             seats[seat].away = True
             seats[seat].save(update_fields=["away"])
             _set_deadline(table, seats, game_state, now)
-            _save_table(table)
-            _broadcast(table.pk, wake=True)
-            return True
+            _save_table(table, _PLAY_FIELDS)
+            _broadcast(table, seats, game_state, wake=True)
+            return table, game_state
         if kind == Table.CALL:
             action, source = game.timeout_action(game_state), Action.CLOCK
             assert action is not None
         else:
-            action = game.bot_action(game_state, seat, table.options)
+            if action is None:
+                action = game.bot_action(game_state, seat, table.options)
             source = Action.BOT if kind == Table.BOT else Action.CLOCK
-        _append(table, seats, game_state, seat, action, source)
-        return True
+        return table, _append(table, seats, game_state, seat, action, source)
 
 
-def fire_due(limit: int = 100) -> float | None:
-    """Fire every deadline that is due; return the seconds until the next one (None: none)."""
+@dataclass(frozen=True)
+class Due:
+    """A deadline that is due: what :func:`fire` needs to carry it out."""
+
+    table_id: int
+    version: int
+    kind: str
+
+
+def due_deadlines(limit: int = 100) -> list[Due]:
+    """The deadlines due now, soonest first (after closing dead processes' sockets)."""
     try:
         reap_dead_processes()
     except Exception:
         log.exception("closing the sockets of dead processes failed")
-    now = timezone.now()
-    due = list(
+    rows = (
         Table.objects.filter(
-            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=now
+            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
         )
         .order_by("deadline_at")
         .values_list("pk", "deadline_version", "deadline_kind")[:limit]
     )
-    for table_id, version, kind in due:
-        try:
-            fire(table_id, version, kind)
-        except Exception:  # one broken table must not stop every other table's clock
-            log.exception("deadline %s of table %s at version %s failed", kind, table_id, version)
+    return [Due(pk, version, kind) for pk, version, kind in rows]
+
+
+def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
+    """:func:`due_deadlines` with each one's :func:`bot_question`, from one read of the
+    tables (what the clock asks each round)."""
+    try:
+        reap_dead_processes()
+    except Exception:
+        log.exception("closing the sockets of dead processes failed")
+    tables = Table.objects.filter(
+        status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
+    ).order_by("deadline_at")[:limit]
+    out: list[tuple[Due, Question | None]] = []
+    for table in tables:
+        if table.deadline_version is None:
+            continue
+        due = Due(table.pk, table.deadline_version, table.deadline_kind)
+        question = None
+        if due.kind in (Table.BOT, Table.MOVE) and table.version == due.version:
+            try:
+                game_state = states.load(table)
+            except Exception:  # fire() will meet the same fault and log it there
+                log.exception("the state of table %s could not be loaded", table.pk)
+            else:
+                question = (game_state, game_state.to_move, dict(table.options), table.game)
+        out.append((due, question))
+    return out
+
+
+def next_deadline_in() -> float | None:
+    """Seconds until the next pending deadline (None: there is none)."""
     upcoming = (
         Table.objects.filter(status=Table.PLAYING, deadline_at__isnull=False)
         .order_by("deadline_at")
@@ -536,6 +773,40 @@ def fire_due(limit: int = 100) -> float | None:
     if upcoming is None:
         return None
     return max(0.0, (upcoming - timezone.now()).total_seconds())
+
+
+def bot_question(due: Due) -> Question | None:
+    """What the bot must decide for ``due`` (a bot's move or a player's expired move
+    timer): the state, the seat, the table's options and game, read without a lock.
+    None when no decision is needed (another kind, or the table has moved on)."""
+    if due.kind not in (Table.BOT, Table.MOVE):
+        return None
+    table = Table.objects.filter(pk=due.table_id).first()
+    if table is None or table.version != due.version or table.status != Table.PLAYING:
+        return None
+    game_state = states.load(table)
+    return game_state, game_state.to_move, dict(table.options), table.game
+
+
+def bot_choice(question: Question) -> str:
+    """The bot's action for a :func:`bot_question` (no database: any thread)."""
+    game_state, seat, options, game = question
+    return spec(game).bot_action(game_state, seat, options)
+
+
+def fire_due(limit: int = 100) -> float | None:
+    """Fire every deadline that is due, one after another; return the seconds until the
+    next one (None: none). The clock's own path (``clock.fire_round``) does the same
+    with the bots' decisions made concurrently."""
+    for due in due_deadlines(limit):
+        try:
+            fire(due.table_id, due.version, due.kind)
+        except Exception:  # one broken table must not stop every other table's clock
+            log.exception(
+                "deadline %s of table %s at version %s failed", due.kind, due.table_id,
+                due.version,
+            )
+    return next_deadline_in()
 
 
 # ---------------------------------------------------------------------------- tables
@@ -653,7 +924,7 @@ def create_table(
         if all(not s.empty for s in seats):
             _start(table)
         else:
-            _broadcast(table.pk, lobby=not private)
+            _broadcast(table, seats, lobby=not private)
     return table
 
 
@@ -814,7 +1085,9 @@ def _start(table: Table) -> None:
     _set_deadline(table, seats, game_state, now)
     _save_table(table)
     states.remember(table, 0, game_state)
-    _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+    _broadcast(
+        table, seats, game_state, wake=table.deadline_at is not None, lobby=not table.private
+    )
 
 
 def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = None) -> Table:
@@ -841,7 +1114,7 @@ def take_seat(*, table_id: int, owner: Owner, seat: int, invite: str | None = No
             raise TableError("conflict", f"seat {seat} is taken")
         seats[seat].user = owner.user
         seats[seat].save(update_fields=["user"])
-        _broadcast(table.pk, lobby=not table.private)
+        _broadcast(table, seats, lobby=not table.private)
     return table
 
 
@@ -893,7 +1166,7 @@ def leave_seat(*, table_id: int, owner: Owner) -> Table:
             else:
                 _set_deadline(table, seats, states.load(table), now)
             _save_table(table)
-        _broadcast(table.pk, wake=table.deadline_at is not None, lobby=not table.private)
+        _broadcast(table, seats, wake=table.deadline_at is not None, lobby=not table.private)
     return table
 
 
@@ -952,9 +1225,8 @@ def _connection_change(
     table_id: int, number: int, *, opened: str | None = None, closed: str | None = None
 ) -> None:
     with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id)
-        except Table.DoesNotExist:
+        table = _lock_row(table_id)
+        if table is None:
             return
         seats = _seats(table)
         if not 0 <= number < len(seats):
@@ -981,10 +1253,12 @@ def _recount(table: Table, seats: list[Seat], numbers: list[int], *, back: bool)
         elif seat.connections == 0 and seat.disconnected_at is None:
             seat.disconnected_at = now
         seat.save(update_fields=["connections", "disconnected_at", "away"])
+    game_state = None
     if table.status == Table.PLAYING:
-        _set_deadline(table, seats, states.load(table), now)
-        _save_table(table)
-    _broadcast(table.pk, wake=table.deadline_at is not None)
+        game_state = states.load(table)
+        _set_deadline(table, seats, game_state, now)
+        _save_table(table, _DEADLINE_FIELDS)
+    _broadcast(table, seats, game_state, wake=table.deadline_at is not None)
 
 
 def _heartbeat() -> None:
@@ -1021,9 +1295,8 @@ def reap_dead_processes() -> int:
         )
         for table_id in sorted({t for t, _s in affected}):
             with transaction.atomic():
-                try:
-                    table = Table.objects.select_for_update().get(pk=table_id)
-                except Table.DoesNotExist:
+                table = _lock_row(table_id)
+                if table is None:
                     continue
                 Connection.objects.filter(process=name, table=table).delete()
                 _recount(

@@ -1,0 +1,87 @@
+"""Database calls from the table sockets and the tables' clock.
+
+Channels' ``database_sync_to_async`` closes the connection before and after every call
+when ``CONN_MAX_AGE`` is 0, as it must stay under ASGI (each HTTP request runs in a thread
+of its own, whose persistent connection would leak). And Django keeps connections per
+*context*, so even a persistent one would be one connection per socket.
+
+The sockets and the clock are different: all their calls run, one after another, in
+asgiref's one shared sync thread (``thread_sensitive``, outside any request). Here each
+such call runs in one long-lived context per thread, so a single connection serves every
+socket and the clock, kept between calls and dropped only when broken or left inside a
+transaction (as Django's own check would). Opening and closing a SQLite connection for
+every frame cost about a sixth of the server's time under load (bench/load.py --profile).
+Nothing the calls need comes from the caller's context: they take everything as arguments.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from django.db import connections
+
+_local = threading.local()  # .context: this thread's long-lived context; .inside: entered
+
+
+def _drop_broken_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None:
+            continue
+        if conn.get_autocommit() != conn.settings_dict["AUTOCOMMIT"]:
+            conn.close()  # a call left a transaction open: never reuse that
+        elif conn.errors_occurred:
+            if conn.is_usable():
+                conn.errors_occurred = False
+            else:
+                conn.close()
+
+
+def _checked(call: Any) -> Any:
+    _drop_broken_connections()
+    try:
+        return call()
+    finally:
+        _drop_broken_connections()
+
+
+class SocketDB(SyncToAsync):
+    """``database_sync_to_async`` whose calls share one kept connection per thread."""
+
+    def thread_handler(
+        self, loop: Any, exc_info: Any, task_context: Any, func: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        if getattr(_local, "inside", False):
+            # A call made from inside another on this thread (through async_to_sync):
+            # the long-lived context is in use, so this one runs as Channels would.
+            return super().thread_handler(
+                loop, exc_info, task_context, lambda child: func(lambda: _closing(child)),
+                *args, **kwargs,
+            )
+        context = getattr(_local, "context", None)
+        if context is None:
+            context = _local.context = contextvars.Context()
+
+        def run_kept(child: Any) -> Any:
+            _local.inside = True
+            try:
+                return context.run(_checked, child)
+            finally:
+                _local.inside = False
+
+        return super().thread_handler(loop, exc_info, task_context, run_kept, *args, **kwargs)
+
+
+def _closing(child: Any) -> Any:
+    from django.db import close_old_connections
+
+    close_old_connections()
+    try:
+        return child()
+    finally:
+        close_old_connections()
+
+
+socket_db = SocketDB
