@@ -163,4 +163,10 @@ def record(request: HttpRequest, table_id: int) -> JsonResponse:
     raw = request.GET.get("hand", "")
     if not raw.isdigit():
         raise TableError("bad_request", "hand must be a whole number from 1")
+    # A private table's hands are for its players, its host and its invite link only
+    # (as its replay pages): to anyone else it does not exist.
+    if not services.may_read(
+        _table(table_id), services.owner_of_request(request), request.GET.get("invite") or ""
+    ):
+        raise TableError("not_found", f"no table {table_id}")
     return JsonResponse(services.hand_record(table_id, int(raw)))

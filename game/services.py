@@ -208,6 +208,21 @@ def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
     return None
 
 
+def may_read(table: Table, owner: Owner, invite: str = "") -> bool:
+    """Whether ``owner`` may read a table's finished hands (records, replays, summaries):
+    anyone for a public table; for a private one, its players, its host, and whoever
+    holds its invite link."""
+    if not table.private or seat_of(table, owner) is not None:
+        return True
+    if owner.is_user and table.host_id is not None and table.host_id == owner.user.pk:
+        return True
+    if owner.guest_key and table.host_guest and hmac.compare_digest(
+        owner.guest_key, table.host_guest
+    ):
+        return True
+    return bool(invite) and hmac.compare_digest(invite, table.invite)
+
+
 def _player_name(seat: Seat, names: dict[int, str]) -> str | None:
     if seat.user_id is not None:
         return names.get(seat.user_id)

@@ -376,14 +376,7 @@ def _chain_matches(seed: str, commitment: str, counter: int) -> bool:
 
 
 def _may_read(request: HttpRequest, table: Table, owner: services.Owner) -> bool:
-    invite = request.GET.get("invite") or ""
-    seat = services.seat_of(table, owner)
-    return (
-        not table.private
-        or seat is not None
-        or _is_host(table, owner)
-        or (bool(invite) and invite == table.invite)
-    )
+    return services.may_read(table, owner, request.GET.get("invite") or "")
 
 
 @require_GET

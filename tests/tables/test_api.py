@@ -145,6 +145,38 @@ def test_anonymous_may_read_and_play_bots_but_not_sit_with_people(users: list[An
     assert client.get("/api/tables").status_code == 200
 
 
+def _finish_first_hand(table: Table, player: Any) -> None:
+    rng = random.Random(2)
+    table.refresh_from_db()
+    while not state.load(table).hands:
+        match = state.load(table)
+        if table.seats.get(number=match.to_move).bot:
+            services.fire(table.pk, table.version, Table.BOT)
+        else:
+            services.apply_action(table_id=table.pk, owner=owner(player),
+                                  action=rng.choice(match.legal_actions()),
+                                  expected_version=table.version)
+        table.refresh_from_db()
+
+
+def test_a_private_tables_records_are_for_its_players_host_and_invite_only(
+    users: list[Any],
+) -> None:
+    table = services.create_table(
+        owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar", private=True,
+        move_seconds=None,
+    )
+    services.seat_connected(table_id=table.pk, seat=0)
+    _finish_first_hand(table, users[0])
+    url = f"/api/tables/{table.pk}/record?hand=1"
+    stranger, _t = _client(users[1])
+    assert stranger.get(url).status_code == 404  # as if the table did not exist
+    assert _client()[0].get(url).status_code == 404  # a guest neither
+    assert stranger.get(url + "&invite=wrong").status_code == 404
+    assert stranger.get(url + f"&invite={table.invite}").status_code == 200
+    assert _client(users[0])[0].get(url).json()["hand"] == 1
+
+
 def test_the_record_of_a_finished_hand_recomputes_its_deal(users: list[Any]) -> None:
     table = services.create_table(owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar")
     services.seat_connected(table_id=table.pk, seat=0)  # the clock runs only with someone there
