@@ -47,10 +47,18 @@ lint: install-test
 test: install-test messages lint
 	$(PY) -m pytest || { echo "== running the failed tests once more =="; $(PY) -m pytest --lf; }
 
-bench: install-test
+# The live tables' benchmarks need the machine's PostgreSQL and Redis for the second run
+# of each (see .ci/run for starting them).
+bench: install-test messages
 	$(PY) bench/engine.py
 	$(PY) bench/lighthouse.py
 	$(PY) bench/backgammon.py
+	$(PY) bench/load.py
+	$(PY) bench/load.py --backend postgres
+	$(PY) bench/load.py --game backgammon
+	$(PY) bench/load.py --game backgammon --backend postgres
+	$(PY) bench/bgbot.py
+	$(PY) bench/bgbot.py --backend postgres
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis bench/results

@@ -1,7 +1,8 @@
 """Load benchmark of the live tables (issue #9), against a bare Channels anchor.
 
-N tables of four JSON WebSocket clients (TABLE_PROTOCOL.md) play Court Piece on one
-daphne process over loopback. Each table is paced: the seat to move sends one action
+N tables of JSON WebSocket clients (TABLE_PROTOCOL.md) play on one daphne process over
+loopback: Court Piece tables of four clients, or with ``--game backgammon`` money games
+of two (random legal plays, the cube taken when offered). Each table is paced: the seat to move sends one action
 every ``1 / rate`` seconds at most (and never before it has seen the previous one); the
 latency of an action is the time from sending it to the moment all four sockets of the
 table have received the state of the next version. The anchor (``bench/anchor_asgi.py``,
@@ -15,8 +16,9 @@ highest total rate at which p99 stays within 250 ms, from a ramp of rates.
     .venv/bin/python bench/load.py                       # SQLite + in-memory layer
     .venv/bin/python bench/load.py --backend postgres    # PostgreSQL + Redis
     .venv/bin/python bench/load.py --tables 20 --seconds 5 --ramp 20,40   # a quick look
+    .venv/bin/python bench/load.py --game backgammon     # two clients a table
 
-Writes bench/results/load-<backend>.json. Goals: at 250 tables, one action per second
+Writes bench/results/load-<backend>.json (load-<backend>-backgammon.json). Goals: at 250 tables, one action per second
 per table: p99 <= 1.5 x the anchor's and zero lost actions; saturation >= 0.5 x anchor's.
 
 Players are signed in by sessions written straight into the session store (a thousand
@@ -192,14 +194,21 @@ def _http(port: int, method: str, url: str, session: str, body: Any = None) -> t
         return resp.status, data[:200]
 
 
-def _open_table(port: int, sessions: list[str]) -> int:
+GAMES = {  # what each table plays, and how many clients sit at it
+    "courtpiece": ({"game": "courtpiece", "variant": "rung", "options": {}}, 4),
+    "backgammon": ({"game": "backgammon", "options": {"cube": True}}, 2),
+}
+
+
+def _open_table(port: int, sessions: list[str], game: str) -> int:
+    body, seats = GAMES[game]
     status, made = _http(port, "POST", "/api/tables", sessions[0], {
-        "game": "courtpiece", "variant": "rung", "options": {}, "private": False, "bots": [],
+        **body, "private": False, "bots": [],
     })
     if status != 201:
         raise RuntimeError(f"POST /api/tables: {status} {made}")
     table = int(made["id"])
-    for seat in (1, 2, 3):
+    for seat in range(1, seats):
         status, answer = _http(port, "POST", f"/api/tables/{table}/seats/{seat}",
                                sessions[seat], {})
         if status != 200:
@@ -217,8 +226,9 @@ def _open_table(port: int, sessions: list[str]) -> int:
 class Table:
     id: str
     sockets: list[Any] = field(default_factory=list)
-    seen: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])
-    frames: list[dict[str, Any] | None] = field(default_factory=lambda: [None] * 4)
+    seats: int = 4
+    seen: list[int] = field(default_factory=list)
+    frames: list[dict[str, Any] | None] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     errors: int = 0
     lost: int = 0
@@ -242,7 +252,8 @@ async def _reader(table: Table, seat: int, ws: Any) -> None:
 
 
 async def _connect(table: Table, port: int, sessions: list[str], query: str) -> None:
-    for seat in range(4):
+    table.seen, table.frames = [-1] * table.seats, [None] * table.seats
+    for seat in range(table.seats):
         ws = await websockets.connect(
             f"ws://127.0.0.1:{port}/ws/tables/{table.id}/{query}",
             additional_headers={"Cookie": f"sessionid={sessions[seat]}"},
@@ -274,14 +285,21 @@ def _over(table: Table) -> bool:
     return frame is not None and "to_move" in frame and frame["to_move"] is None
 
 
+def _pick(legal: list[str], rng: random.Random) -> str:
+    """A random legal action; in backgammon, the game played on (roll, move, take)
+    rather than a resignation, so each table keeps playing for the whole window."""
+    playing = [a for a in legal if a in ("roll", "take") or a.startswith("move:")]
+    return rng.choice(playing or legal)
+
+
 def _next_action(table: Table, anchor: bool, rng: random.Random) -> tuple[int, str, int] | None:
     """(seat, action, version) for whoever is to move, from that seat's last frame."""
     if anchor:
         version = min(table.seen)
-        return version % 4, "play", version
+        return version % table.seats, "play", version
     for seat, frame in enumerate(table.frames):
         if frame and frame.get("legal") and frame["version"] == min(table.seen):
-            return seat, rng.choice(frame["legal"]), int(frame["version"])
+            return seat, _pick(frame["legal"], rng), int(frame["version"])
     return None
 
 
@@ -363,10 +381,11 @@ async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds
 
 async def _run_side(port: int, tables_ids: list[str], sessions: list[str], anchor: bool,
                     args: argparse.Namespace) -> dict[str, Any]:
-    tables = [Table(tid) for tid in tables_ids]
+    seats = GAMES[args.game][1]
+    tables = [Table(tid, seats=seats) for tid in tables_ids]
     query = "" if anchor else "?format=json"
     for i, t in enumerate(tables):
-        await _connect(t, port, sessions[4 * i: 4 * i + 4], query)
+        await _connect(t, port, sessions[seats * i: seats * i + seats], query)
     await asyncio.gather(*[_wait(t, lambda t=t: min(t.seen) >= 0, 30) for t in tables])
     if args.profile and not anchor:  # the nominal window only, not the set-up
         args.spy = _profile(args.server_pid, args)
@@ -415,16 +434,20 @@ def main() -> None:
     parser.add_argument("--profile", metavar="PATH",
                         help="record the tables' daphne with py-spy (flame graph SVG, or "
                              "raw stacks if PATH ends in .txt) while the tables play")
+    parser.add_argument("--game", choices=sorted(GAMES), default="courtpiece",
+                        help="Court Piece tables of four clients, or backgammon of two")
     args = parser.parse_args()
     args.spy = None
+    seats = GAMES[args.game][1]
     RESULTS.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
     env = _env(args.backend, tmp)
     _reset_services(args.backend)
-    print(f"preparing {args.tables} tables ({args.backend}) ...", flush=True)
-    sessions = _prepare(env, 4 * args.tables)
+    print(f"preparing {args.tables} {args.game} tables ({args.backend}) ...", flush=True)
+    sessions = _prepare(env, seats * args.tables)
     out: dict[str, Any] = {
-        "backend": args.backend, "tables": args.tables, "sockets": 4 * args.tables,
+        "game": args.game, "backend": args.backend, "tables": args.tables,
+        "sockets": seats * args.tables,
         "rate_per_table": args.rate, "seconds": args.seconds,
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(),
@@ -432,8 +455,10 @@ def main() -> None:
     with _daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
         args.server_pid = pid
         with ThreadPoolExecutor(8) as pool:
-            ids = list(pool.map(lambda i: str(_open_table(port, sessions[4 * i: 4 * i + 4])),
-                                range(args.tables)))
+            ids = list(pool.map(
+                lambda i: str(_open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
+                range(args.tables),
+            ))
         print("tables:", flush=True)
         side = asyncio.run(_run_side(port, ids, sessions, False, args))
         side["lost"] = side["nominal"]["lost"] + _lost_in_log(
@@ -459,8 +484,8 @@ def main() -> None:
         "zero_lost": t["lost"] == 0,
         "saturation_at_least_half_anchor": (out["saturation_ratio"] or 0) >= 0.5,
     }
-    print(f"\n{args.tables} tables, {4 * args.tables} sockets, {args.rate}/s per table, "
-          f"{args.backend}:")
+    print(f"\n{args.tables} {args.game} tables, {seats * args.tables} sockets, "
+          f"{args.rate}/s per table, {args.backend}:")
     for name, r in (("tables", t), ("anchor", a)):
         n = r["nominal"]
         print(f"  {name:7} p50 {n['p50_ms']:7.1f} ms  p99 {n['p99_ms']:7.1f} ms  "
@@ -468,7 +493,8 @@ def main() -> None:
               f"lost {r.get('lost', n['lost'])}  saturation {r['saturation_actions_per_s']}/s")
     print(f"  p99 ratio {out['p99_ratio']} (goal <= 1.5), saturation ratio "
           f"{out['saturation_ratio']} (goal >= 0.5), frame {t['mean_frame_bytes']} bytes")
-    path = RESULTS / f"load-{args.backend}.json"
+    suffix = "" if args.game == "courtpiece" else f"-{args.game}"
+    path = RESULTS / f"load-{args.backend}{suffix}.json"
     path.write_text(json.dumps(out, indent=2) + "\n")
     print(f"wrote {path.relative_to(ROOT)}")
 

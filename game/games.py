@@ -49,6 +49,9 @@ class GameSpec:
     target_is_length: bool = False
     # (state, seat, table options) -> the bot's action; None: game.bots.choose
     bot: Callable[[Any, int, dict[str, Any]], str] | None = None
+    # state -> whether its last action completed a trick (a bot then waits a moment
+    # longer before leading, so people see who won it: TABLES_TRICK_PAUSE)
+    trick_just_won: Callable[[Any], bool] = lambda state: False
     # build's arguments plus (dealer, deal): a starting state whose first hand is that
     # deal, played again (services.play_deal_again); None: the game cannot replay a deal
     build_with_deal: (
@@ -116,6 +119,13 @@ def _cp_build_with_deal(
     )
 
 
+def _cp_trick_just_won(match: Any) -> bool:
+    hand = getattr(match, "hand", None)
+    return bool(
+        hand is not None and not hand.is_over and not hand.trick and hand.trick_count > 0
+    )
+
+
 def _cp_timeout(match: Any) -> str | None:
     return "timeout" if match.hand.timeout_legal else None
 
@@ -133,6 +143,7 @@ COURTPIECE = GameSpec(
     teams=((0, 2), (1, 3)),
     winner=lambda match: int(match.winner),
     timeout_action=_cp_timeout,
+    trick_just_won=_cp_trick_just_won,
     rating_game=lambda variant: variant,
     finished=lambda match: match.hands,
     record=cp.to_record,

@@ -523,7 +523,10 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     seat = seats[game_state.to_move]
     base = table.moved_at or now
     if seat.bot or seat.away:
-        table.deadline_at = max(base, now) + timedelta(seconds=bot_pause())
+        pause = bot_pause()
+        if spec(table.game).trick_just_won(game_state):
+            pause = max(pause, float(_setting("TABLES_TRICK_PAUSE", 1.8)))
+        table.deadline_at = max(base, now) + timedelta(seconds=pause)
         table.deadline_kind = Table.BOT
     else:
         timer: tuple[datetime, str] | None = None

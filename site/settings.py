@@ -221,6 +221,9 @@ else:
 TABLES_BOT_PAUSE = tuple(
     float(x) for x in os.environ.get("TABLES_BOT_PAUSE", "0.6,1.2").split(",", 1)
 )
+# After a trick is won a bot waits this long before it leads (seconds), so the people at
+# the table see the four cards and who won them before the next trick begins.
+TABLES_TRICK_PAUSE = float(os.environ.get("TABLES_TRICK_PAUSE", "1.8"))
 TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).

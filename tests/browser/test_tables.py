@@ -42,6 +42,7 @@ class Site:
             DATABASE_URL=f"sqlite:///{tmp / 'tables.sqlite3'}",
             REDIS_URL="",
             TABLES_BOT_PAUSE="0.05,0.1",  # bots move at once: the test plays, not waits
+            TABLES_TRICK_PAUSE="0.1",
             PYTHONPATH=str(ROOT),
         )
         self.port = _free_port()

@@ -35,6 +35,7 @@ CARD = re.compile(r"(?<![A-Za-z0-9])[AKQJT98765432][SHDC](?![A-Za-z0-9])")
 def _tables_env(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.TABLES_BOT_PAUSE = (0.0, 0.0)
+    settings.TABLES_TRICK_PAUSE = 0.0
     settings.TABLES_MIN_MOVE_SECONDS = 1
     # Random play must never race a calling timer; tests of the timers set their own.
     settings.TABLES_CALL_SECONDS = 3600

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -92,3 +93,36 @@ def test_a_decision_made_for_an_old_version_is_not_applied(users: list[Any]) -> 
     assert not services.fire(table.pk, due.version, Table.BOT, choice)
     assert services.bot_question(due) is None  # the table has moved on: nothing to ask
     assert Action.objects.filter(table=table, number=due.version + 1).count() == 1
+
+
+def test_a_bot_waits_longer_after_a_trick_is_won_so_people_see_it(
+    users: list[Any], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    settings.TABLES_TRICK_PAUSE = 30.0  # long enough that nothing here outwaits it
+    import random
+
+    rng = random.Random(5)
+    table = services.play_now(owner=owner(users[0]))
+    services.seat_connected(table_id=table.pk, seat=0)
+    seen_mid_trick = False
+    for _step in range(200):
+        table.refresh_from_db()
+        match = state.load(table)
+        hand = match.hand
+        if hand.trick_count > 0 and not hand.trick and table.deadline_kind == Table.BOT:
+            pause = (table.deadline_at - table.moved_at).total_seconds()
+            assert pause >= 30.0  # the trick stays in view before the bot leads
+            assert seen_mid_trick
+            return
+        if table.deadline_kind == Table.BOT:
+            if hand.trick:
+                seen_mid_trick = True  # inside a trick: the ordinary pause (0 here)
+                assert table.deadline_at <= table.moved_at + timedelta(seconds=1)
+            assert services.fire(table.pk, table.version, Table.BOT)
+        else:
+            services.apply_action(
+                table_id=table.pk, owner=owner(users[0]),
+                action=rng.choice(list(match.legal_actions())), expected_version=table.version,
+            )
+    raise AssertionError("no trick was won with a bot to lead next")
