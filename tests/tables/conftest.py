@@ -219,4 +219,9 @@ class Reference:
 
 
 def pick(frame: dict[str, Any], rng: random.Random) -> str:
-    return rng.choice(frame["legal"])
+    """A random legal action that plays the hand on: a redeal (CP-RUNG-4) or a claim
+    would end it before any bot had moved, so they are taken only when nothing else is
+    legal (tests that want them send them on purpose)."""
+    legal = frame["legal"]
+    onward = [a for a in legal if a not in ("redeal", "claim")]
+    return rng.choice(onward or legal)
