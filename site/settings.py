@@ -128,7 +128,18 @@ if REDIS_URL:
             # redis-py 8 reads with a 5 s socket timeout by default, which breaks the
             # layer's blocking receive (BZPOPMIN) on every idle socket: no timeout here
             # (django/channels_redis#422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            # redis-py's pool allows 100 connections at once by default; a process with
+            # a thousand sockets joining groups and sending at once needs more
+            # (MaxConnectionsError at 250 tables in bench/load.py).
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": None,
+                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                    }
+                ]
+            },
         }
     }
 else:

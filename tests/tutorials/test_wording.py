@@ -90,8 +90,8 @@ def test_a_card_placeholder_in_a_question_about_no_card_is_refused() -> None:
         ("ur", "QC", "چِڑیا کی بیگم"),
         ("ur", "9H", "پان کا نہلا"),
         ("ur", "KS", "حُکم کا بادشاہ"),
-        ("hi", "2H", "पान की दुक्की"),
-        ("hi", "7D", "ईंट की सत्ती"),
+        ("hi", "2H", "पान का 2"),  # Hindi cards write 9…2 as digits (RULES CP-12)
+        ("hi", "7D", "ईंट का 7"),
         ("hi", "QC", "चिड़ी की बेगम"),
         ("hi", "TS", "हुकुम का दहला"),
         ("en", "TS", "Ten of Spades"),
