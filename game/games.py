@@ -52,6 +52,9 @@ class GameSpec:
     # state -> whether its last action completed a trick (a bot then waits a moment
     # longer before leading, so people see who won it: TABLES_TRICK_PAUSE)
     trick_just_won: Callable[[Any], bool] = lambda state: False
+    # state -> whether a hand (or game) has just ended and the next has not begun: a bot
+    # then waits TABLES_HAND_PAUSE, so people can read the result first
+    hand_just_ended: Callable[[Any], bool] = lambda state: False
     # build's arguments plus (dealer, deal): a starting state whose first hand is that
     # deal, played again (services.play_deal_again); None: the game cannot replay a deal
     build_with_deal: (
@@ -126,6 +129,11 @@ def _cp_trick_just_won(match: Any) -> bool:
     )
 
 
+def _cp_hand_just_ended(match: Any) -> bool:
+    hand = getattr(match, "hand", None)
+    return bool(match.hands) and hand is not None and not hand.history
+
+
 def _cp_timeout(match: Any) -> str | None:
     return "timeout" if match.hand.timeout_legal else None
 
@@ -144,6 +152,7 @@ COURTPIECE = GameSpec(
     winner=lambda match: int(match.winner),
     timeout_action=_cp_timeout,
     trick_just_won=_cp_trick_just_won,
+    hand_just_ended=_cp_hand_just_ended,
     rating_game=lambda variant: variant,
     finished=lambda match: match.hands,
     record=cp.to_record,

@@ -524,7 +524,10 @@ def _set_deadline(table: Table, seats: list[Seat], game_state: Any, now: datetim
     base = table.moved_at or now
     if seat.bot or seat.away:
         pause = bot_pause()
-        if spec(table.game).trick_just_won(game_state):
+        game = spec(table.game)
+        if game.hand_just_ended(game_state):
+            pause = max(pause, float(_setting("TABLES_HAND_PAUSE", 6.0)))
+        elif game.trick_just_won(game_state):
             pause = max(pause, float(_setting("TABLES_TRICK_PAUSE", 1.8)))
         table.deadline_at = max(base, now) + timedelta(seconds=pause)
         table.deadline_kind = Table.BOT

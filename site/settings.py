@@ -235,6 +235,8 @@ TABLES_BOT_PAUSE = tuple(
 # After a trick is won a bot waits this long before it leads (seconds), so the people at
 # the table see the four cards and who won them before the next trick begins.
 TABLES_TRICK_PAUSE = float(os.environ.get("TABLES_TRICK_PAUSE", "1.8"))
+# ... and after a hand has ended, before its first move of the next (the result is read).
+TABLES_HAND_PAUSE = float(os.environ.get("TABLES_HAND_PAUSE", "6"))
 TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).

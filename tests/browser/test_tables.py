@@ -43,6 +43,7 @@ class Site:
             REDIS_URL="",
             TABLES_BOT_PAUSE="0.05,0.1",  # bots move at once: the test plays, not waits
             TABLES_TRICK_PAUSE="0.1",
+            TABLES_HAND_PAUSE="0.1",
             PYTHONPATH=str(ROOT),
         )
         self.port = _free_port()

@@ -36,6 +36,7 @@ def _tables_env(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.TABLES_BOT_PAUSE = (0.0, 0.0)
     settings.TABLES_TRICK_PAUSE = 0.0
+    settings.TABLES_HAND_PAUSE = 0.0
     settings.TABLES_MIN_MOVE_SECONDS = 1
     # Random play must never race a calling timer; tests of the timers set their own.
     settings.TABLES_CALL_SECONDS = 3600

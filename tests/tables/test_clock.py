@@ -126,3 +126,34 @@ def test_a_bot_waits_longer_after_a_trick_is_won_so_people_see_it(
                 action=rng.choice(list(match.legal_actions())), expected_version=table.version,
             )
     raise AssertionError("no trick was won with a bot to lead next")
+
+
+def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
+    users: list[Any], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TABLES_CLOCK", "off")
+    settings.TABLES_HAND_PAUSE = 30.0  # the last hand's result is read before play goes on
+    import random
+
+    rng = random.Random(8)
+    table = services.play_now(owner=owner(users[0]))
+    services.seat_connected(table_id=table.pk, seat=0)
+    for _step in range(2000):
+        table.refresh_from_db()
+        match = state.load(table)
+        fresh = bool(match.hands) and not match.hand.history
+        if table.deadline_kind == Table.BOT:
+            pause = (table.deadline_at - table.moved_at).total_seconds()
+            if fresh:
+                assert pause >= 30.0
+                return
+            assert pause < 30.0  # inside a hand: the ordinary pauses
+            assert services.fire(table.pk, table.version, Table.BOT)
+        else:
+            legal = [a for a in match.legal_actions() if a not in ("redeal", "claim")]
+            services.apply_action(
+                table_id=table.pk, owner=owner(users[0]),
+                action=rng.choice(legal or list(match.legal_actions())),
+                expected_version=table.version,
+            )
+    raise AssertionError("no new hand began with a bot to move")

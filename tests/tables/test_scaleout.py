@@ -120,6 +120,7 @@ class Cluster:
             REDIS_URL=REDIS_URL,
             TABLES_BOT_PAUSE="0.05,0.1",
             TABLES_TRICK_PAUSE="0.1",
+            TABLES_HAND_PAUSE="0.1",
             TABLES_PROCESS_TIMEOUT="6",  # a killed process's sockets are closed after 6 s
             PYTHONPATH=str(ROOT),
         )

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db
 def _bots_without_pause(settings: Any) -> Iterator[None]:
     settings.TABLES_BOT_PAUSE = (0.0, 0.0)
     settings.TABLES_TRICK_PAUSE = 0.0
+    settings.TABLES_HAND_PAUSE = 0.0
     yield
     bgbot.shutdown()
 

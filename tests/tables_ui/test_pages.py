@@ -57,6 +57,7 @@ def _play_out_first_hand(table: Table) -> None:
 def _bots_without_pause(settings: Any) -> None:
     settings.TABLES_BOT_PAUSE = (0.0, 0.0)
     settings.TABLES_TRICK_PAUSE = 0.0
+    settings.TABLES_HAND_PAUSE = 0.0
 
 
 def test_home_has_play_now_and_a_guest_gets_a_started_rung_table(client: Client) -> None:
