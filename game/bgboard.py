@@ -647,6 +647,18 @@ def announcement(view: Mapping[str, Any], turn: Turn | None = None) -> str:
     return last
 
 
+def turn_status(turn: Turn) -> str:
+    """The viewer's move so far, in one line (under the board and in the table bar)."""
+    if turn.complete:
+        return _("Move complete: confirm it or undo.")
+    return _("Your move: pick a checker, then where it goes.")
+
+
+def turn_pips(turn: Turn) -> tuple[int, int]:
+    """(viewer's, opponent's) pip counts after the steps made so far."""
+    return _from_position(turn.position()).pips
+
+
 def render_board(
     view: Mapping[str, Any],
     turn: Turn | None = None,
@@ -658,12 +670,7 @@ def render_board(
     """The board fragment (template ``game/backgammon/board.html``): SVG, status line,
     aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons."""
     svg = board_svg(view, turn, home=home, selected=selected)
-    status = ""
-    if turn is not None:
-        if turn.complete:
-            status = _("Move complete: confirm it or undo.")
-        else:
-            status = _("Your move: pick a checker, then where it goes.")
+    status = turn_status(turn) if turn is not None else ""
     match, crawford = "", False
     if view.get("length"):
         seat = view.get("seat")

@@ -287,7 +287,7 @@ def bg_board(request: HttpRequest, table_id: int) -> HttpResponse:
         turn = bgrender.turn_of(view, steps)
     except (ValueError, TypeError, bg.IllegalMove):
         return refuse("illegal", 422, _("That checker cannot go there: choose another step."))
-    return HttpResponse(bgrender.boards(view, turn))
+    return HttpResponse(bgrender.turn_html(payload, turn))
 
 
 def _seat_action(request: HttpRequest, table_id: int, do: Any) -> HttpResponse:
