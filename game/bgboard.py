@@ -539,27 +539,124 @@ def _summary(board: _Board, me: str, them: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class LastTurn:
+    """A finished turn, on the VIEWER's point numbers (a spectator sees seat 0's): the
+    engine's history writes every play on its mover's own numbers (both players move
+    from 24 down to 1), so the opponent's "24/20" is the viewer's 1 to 5."""
+
+    seat: int
+    dice: tuple[int, int]
+    steps: tuple[tuple[int, int, bool], ...]  # (src, dst, hit); none if the roll was lost
+
+
+def _on_viewer_side(point: int, mover: int, viewer: int) -> int:
+    if mover == viewer or point in (BAR, OFF):
+        return point
+    return 25 - point
+
+
+def finished_turns(view: Mapping[str, Any]) -> list[LastTurn]:
+    """Every finished turn of the game on the board, oldest first. ``rolls`` holds every
+    throw (the opening one has no "roll" action in ``history``); a throw followed by no
+    move before the next throw or double was lost (no legal play, BG-8). The roll whose
+    dice are on the board now is not finished."""
+    seat = view.get("seat")
+    viewer = 0 if seat is None else int(seat)
+    rolls = [(int(s), (int(d[0]), int(d[1]))) for s, d in view.get("rolls") or []]
+    history = [(int(s), str(a)) for s, a in view.get("history") or []]
+    thrown = sum(1 for _s, a in history if a == "roll")
+    if len(rolls) - thrown not in (0, 1):
+        return []  # not a shape this reader knows: say nothing rather than something wrong
+    turns: list[LastTurn] = []
+    open_roll = 0 if len(rolls) > thrown else None
+    k = len(rolls) - thrown - 1
+    for mover, action in history:
+        if action in ("roll", "double") and open_roll is not None:
+            turns.append(LastTurn(rolls[open_roll][0], rolls[open_roll][1], ()))
+            open_roll = None
+        if action == "roll":
+            k += 1
+            open_roll = k
+        elif action.startswith("move:") and open_roll is not None:
+            steps = tuple(
+                (_on_viewer_side(a, mover, viewer), _on_viewer_side(b, mover, viewer), hit)
+                for a, b, hit in bg.parse_notation(action[5:])
+            )
+            turns.append(LastTurn(mover, rolls[open_roll][1], steps))
+            open_roll = None
+    if open_roll is not None and not view.get("dice") and view.get("phase") != "over":
+        turns.append(LastTurn(rolls[open_roll][0], rolls[open_roll][1], ()))
+    return turns
+
+
+def last_turn_text(view: Mapping[str, Any]) -> str:
+    """ "Last move: your opponent rolled 4 and 5 and played 1 to 5; 12 to 17." for the
+    board's visible line and the live region: the opponent's turn if it is the latest
+    finished one (a spectator: whoever moved last), on the viewer's point numbers."""
+    turns = finished_turns(view)
+    if not turns:
+        return ""
+    last = turns[-1]
+    seat = view.get("seat")
+    if seat is not None and last.seat == int(seat):
+        return ""  # the viewer's own move: the board shows it
+    who = _who(view, last.seat)
+    values = {
+        "a": last.dice[0],
+        "b": last.dice[1],
+        "move": pgettext("list separator", "; ").join(
+            describe_step(a, b, h) for a, b, h in last.steps
+        ),
+    }
+    if who == "opponent":
+        if not last.steps:
+            return _("Last move: your opponent rolled %(a)s and %(b)s and could not move.") % values
+        return _("Last move: your opponent rolled %(a)s and %(b)s and played %(move)s.") % values
+    if who == "light":
+        if not last.steps:
+            return _("Last move: light rolled %(a)s and %(b)s and could not move.") % values
+        return _("Last move: light rolled %(a)s and %(b)s and played %(move)s.") % values
+    if not last.steps:
+        return _("Last move: dark rolled %(a)s and %(b)s and could not move.") % values
+    return _("Last move: dark rolled %(a)s and %(b)s and played %(move)s.") % values
+
+
 def announcement(view: Mapping[str, Any], turn: Turn | None = None) -> str:
     """The sentence for the aria-live region: the last step made this turn, else the
     roll on the board, else the last move of the game."""
     if turn is not None and turn.steps:
         s = turn.steps[-1]
         return describe_step(s.src, s.dst, s.hit)
+    last = last_turn_text(view)
+    turns = finished_turns(view)
+    seat = view.get("seat")
+    if not last and turns and turns[-1].steps and seat is not None and turns[-1].seat == seat:
+        # the viewer's own play, just sent: said back (it is on the board already)
+        return _("%(who)s played %(move)s") % {
+            "who": _("You"),
+            "move": pgettext("list separator", "; ").join(
+                describe_step(a, b, h) for a, b, h in turns[-1].steps
+            ),
+        }
     if view.get("dice"):
-        return describe_roll(view["dice"], _who(view, int(view.get("turn", 0))))
-    history = view.get("history") or []
-    for seat, action in reversed(history):
-        if action.startswith("move:"):
-            return _("%(who)s played %(move)s") % {
-                "who": {
-                    "you": _("You"),
-                    "opponent": _("Your opponent"),
-                    "light": _("Light"),
-                    "dark": _("Dark"),
-                }[_who(view, seat)],
-                "move": describe_play(action[5:]),
-            }
-    return ""
+        roll = describe_roll(view["dice"], _who(view, int(view.get("turn", 0))))
+        # The opponent's move is said before the viewer's own roll (the bot moves and the
+        # viewer rolls quickly: the region would otherwise only ever say the roll).
+        return f"{last} {roll}" if last else roll
+    return last
+
+
+def turn_status(turn: Turn) -> str:
+    """The viewer's move so far, in one line (under the board and in the table bar)."""
+    if turn.complete:
+        return _("Move complete: confirm it or undo.")
+    return _("Your move: pick a checker, then where it goes.")
+
+
+def turn_pips(turn: Turn) -> tuple[int, int]:
+    """(viewer's, opponent's) pip counts after the steps made so far."""
+    return _from_position(turn.position()).pips
 
 
 def render_board(
@@ -573,12 +670,7 @@ def render_board(
     """The board fragment (template ``game/backgammon/board.html``): SVG, status line,
     aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons."""
     svg = board_svg(view, turn, home=home, selected=selected)
-    status = ""
-    if turn is not None:
-        if turn.complete:
-            status = _("Move complete: confirm it or undo.")
-        else:
-            status = _("Your move: pick a checker, then where it goes.")
+    status = turn_status(turn) if turn is not None else ""
     match, crawford = "", False
     if view.get("length"):
         seat = view.get("seat")
@@ -600,6 +692,7 @@ def render_board(
             "turn": turn,
             "status": status,
             "announce": announcement(view, turn) if announce is None else announce,
+            "last_move": last_turn_text(view),
             "can_undo": bool(turn and turn.steps),
             "can_confirm": bool(turn and turn.complete and turn.play is not None),
             "play": turn.notation if turn is not None else "",

@@ -169,7 +169,9 @@ def _cube_text(view: dict[str, Any], me: int | None, names: dict[int, str]) -> s
     }
 
 
-def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
+def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str, Any]:
+    """The frame's context; with ``partial`` (the viewer's steps so far) the status and
+    the pips are those of the board drawn with the steps."""
     view: dict[str, Any] = payload.get("view") or {}
     table: dict[str, Any] = payload.get("table") or {}
     me = payload.get("seat")
@@ -180,8 +182,8 @@ def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
     phase = view.get("phase")
     my_turn = me is not None and to_move == me
     moves = [a for a in legal if a.startswith("move:")]
-    turn = None
-    if my_turn and phase == "move" and moves and view.get("dice"):
+    turn = partial
+    if turn is None and my_turn and phase == "move" and moves and view.get("dice"):
         turn = turn_of(view)
     cube_actions = [a for a in legal if a in ("roll", "double", "take", "drop", "beaver")]
     answers = [a for a in legal if a in ("accept", "reject")]
@@ -195,6 +197,8 @@ def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
     match = view.get("match") or {}
     finished = len(match.get("games") or []) if match else int(bool(view.get("result")))
     pips = (view.get("board") or {}).get("pips") or [0, 0]
+    if partial is not None:
+        pips = list(bgboard.turn_pips(partial))
     score = list(view.get("score") or [0, 0])
     viewer = me if me is not None else 0
     players = [
@@ -244,7 +248,9 @@ def bg_context(payload: dict[str, Any]) -> dict[str, Any]:
         "phase": phase,
         "to_move": to_move,
         "my_turn": my_turn,
-        "status": _status(view, me, to_move, names),
+        "status": bgboard.turn_status(partial)
+        if partial is not None
+        else _status(view, me, to_move, names),
         "status_code": table.get("status") or "",
         "waiting": not view,
         "boards": boards(view, turn) if view else "",
@@ -275,6 +281,18 @@ def frame_html(payload: dict[str, Any], oob: bool) -> str:
 
     context = {**bg_context(payload), "oob": oob, "deadline": _deadline(payload)}
     return render_to_string("game/partials/bg_frame.html", context)
+
+
+def turn_html(payload: dict[str, Any], turn: Turn) -> str:
+    """The answer to one step or undo (``game.views.bg_board``): both boards for the slot,
+    and the table bar's status and the players' pips out of band, so the page says one
+    thing ("Move complete…", the new pips) above the board and below it."""
+    context = {**bg_context(payload, partial=turn), "oob": True}
+    return (
+        str(context["boards"])
+        + render_to_string("game/partials/bg_status.html", context)
+        + render_to_string("game/partials/bg_players.html", context)
+    )
 
 
 def board_error_html(text: str) -> str:

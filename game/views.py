@@ -287,7 +287,7 @@ def bg_board(request: HttpRequest, table_id: int) -> HttpResponse:
         turn = bgrender.turn_of(view, steps)
     except (ValueError, TypeError, bg.IllegalMove):
         return refuse("illegal", 422, _("That checker cannot go there: choose another step."))
-    return HttpResponse(bgrender.boards(view, turn))
+    return HttpResponse(bgrender.turn_html(payload, turn))
 
 
 def _seat_action(request: HttpRequest, table_id: int, do: Any) -> HttpResponse:
@@ -507,6 +507,7 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
         "deal_ok": recomputed == deal,
         "snippet": snippet,
         "trump": table_render.suit_name(full["trump"]) if full.get("trump") else "",
+        "trump_origin": _trump_origin(names, full),
         "table_url": _table_url(table, invite or None),
         # This hand's cards are a copy (its fairness is the original's) ...
         "copied": table_render.copied_link(record.get("copied_from")),
@@ -515,6 +516,43 @@ def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
         "again_url": f"{again_url}?{urlencode({'invite': invite})}" if invite else again_url,
     }
     return render(request, "game/replay.html", context)
+
+
+def _trump_origin(names: Any, full: dict[str, Any]) -> str:
+    """Who the hakim was and where trump came from, for the top of a replay (a newcomer
+    could not tell): read from the finished hand's view, whose history shows every action
+    once the hand is over. No trump (a redeal): nothing."""
+    caller, trump = full.get("caller"), full.get("trump")
+    if caller is None or not trump:
+        return ""
+    verbs = {str(a).partition(":")[0] for _s, a in full.get("history") or []}
+    values = {"who": names.name(int(caller)), "suit": table_render.suit_name(trump)}
+    if "thirteenth" in verbs and full.get("thirteenth_card"):
+        values["card"] = table_render.card_name(full["thirteenth_card"])
+        return _(
+            "Hakim (who chose trump): %(who)s. Trump: %(suit)s, the suit of the hakim's "
+            "thirteenth card, the %(card)s."
+        ) % values
+    if full.get("turned_card"):
+        values["card"] = table_render.card_name(full["turned_card"])
+        return _(
+            "Hakim: %(who)s. Trump: %(suit)s, the suit of the card turned up when time ran "
+            "out, the %(card)s."
+        ) % values
+    if "hide" in verbs:
+        return _(
+            "Hakim (who chose trump): %(who)s. Trump: %(suit)s, from the card the hakim "
+            "placed face down."
+        ) % values
+    if "bid" in verbs:
+        return _("Hakim (who won the bidding): %(who)s. Trump: %(suit)s, named in the bid.") % (
+            values
+        )
+    if "call" in verbs:
+        return _(
+            "Hakim (who chose trump): %(who)s. Trump: %(suit)s, chosen from the hakim's hand."
+        ) % values
+    return _("Hakim (who chose trump): %(who)s. Trump: %(suit)s.") % values
 
 
 def _record_fairness(record: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """What the home page shows beyond its words: the live figures (tables playing, players
 online), the visitor's lesson progress, and its picture.
 
-The figures are read from the database with two aggregate queries and kept in Django's
-cache for a few seconds, so a busy front door costs the database two small queries every
+The figures are read from the database with three aggregate queries and kept in Django's
+cache for a few seconds, so a busy front door costs the database three small queries every
 LIVE_SECONDS whatever the traffic.
 """
 
@@ -27,11 +27,17 @@ LIVE_SECONDS = 5
 
 
 def live_figures() -> dict[str, int]:
-    """{"tables": tables whose game is being played, "players": people (accounts and
-    guests, never bots) with a table open right now}, at most LIVE_SECONDS old."""
+    """{"tables": games being played (private games against bots too), "open": public
+    tables waiting or being played (what the Live tables page lists: a guest's Play now
+    table is private, so it is counted in "tables" only), "players": people (accounts
+    and guests, never bots) with a table open right now}, at most LIVE_SECONDS old."""
     figures_now = cache.get(LIVE_CACHE_KEY)
     if figures_now is None:
         tables = Table.objects.filter(status=Table.PLAYING).count()
+        # the lobby's own filter (game.services.list_open_tables)
+        open_tables = Table.objects.filter(
+            private=False, status__in=[Table.WAITING, Table.PLAYING]
+        ).count()
         # A seat's `connections` counts its open sockets over every server process; one
         # person seated at two tables is one player online.
         players = (
@@ -41,7 +47,7 @@ def live_figures() -> dict[str, int]:
             .distinct()
             .count()
         )
-        figures_now = {"tables": tables, "players": players}
+        figures_now = {"tables": tables, "open": open_tables, "players": players}
         cache.set(LIVE_CACHE_KEY, figures_now, LIVE_SECONDS)
     return dict(figures_now)
 

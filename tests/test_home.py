@@ -59,7 +59,17 @@ def test_home_answers_in_its_language_with_every_door(client: Client, lang: str)
     for path in ("learn/", "play/new/", "play/", "rules/rung/", "rules/backgammon/", "faq/",
                  "rules/", f"learn/{LESSONS[0].slug}/"):
         assert f'href="/{lang}/{path}"' in html, path
-    assert _live(html) == {"tables": 0, "players": 0}
+    assert _live(html) == {"tables": 0, "open": 0, "players": 0}
+    # Play backgammon now: the same play-now view, with game=backgammon.
+    bg_form = re.search(
+        r'<form class="play-now play-now-bg" method="post" action="([^"]+)">(.*?)</form>',
+        html,
+        re.S,
+    )
+    assert bg_form is not None and bg_form[1] == f"/{lang}/play/now/"
+    assert '<input type="hidden" name="game" value="backgammon">' in bg_form[2]
+    assert 'data-testid="home-bg-play-now"' in bg_form[2]
+    assert "csrfmiddlewaretoken" in bg_form[2]
     if lang != "en":
         assert english_left(html, lang) == []
 
@@ -84,18 +94,22 @@ def test_live_figures_count_playing_tables_and_connected_people() -> None:
     Seat.objects.create(table=playing, number=1, guest_key="g1", connections=1)
     Seat.objects.create(table=playing, number=2, bot=True, connections=0)
     Seat.objects.create(table=other, number=0, guest_key="g2", connections=0)  # gone away
-    assert home.live_figures() == {"tables": 2, "players": 2}
+    # a guest's Play now table is private: a game being played, not an open table
+    private = _table(Table.PLAYING)
+    private.private = True
+    private.save()
+    assert home.live_figures() == {"tables": 3, "open": 3, "players": 2}
 
 
 def test_live_figures_on_the_page_come_from_the_tables_and_are_cached(client: Client) -> None:
     table = _table(Table.PLAYING)
     Seat.objects.create(table=table, number=0, guest_key="g1", connections=1)
-    assert _live(client.get("/en/").content.decode()) == {"tables": 1, "players": 1}
+    assert _live(client.get("/en/").content.decode()) == {"tables": 1, "open": 1, "players": 1}
     _table(Table.PLAYING)
     # Within LIVE_SECONDS every visitor gets the cached figures: no query per page view.
-    assert _live(client.get("/hi/").content.decode()) == {"tables": 1, "players": 1}
+    assert _live(client.get("/hi/").content.decode()) == {"tables": 1, "open": 1, "players": 1}
     cache.delete(home.LIVE_CACHE_KEY)
-    assert _live(client.get("/ur/").content.decode()) == {"tables": 2, "players": 1}
+    assert _live(client.get("/ur/").content.decode()) == {"tables": 2, "open": 2, "players": 1}
 
 
 def _progress(html: str) -> tuple[int, int]:
@@ -134,6 +148,23 @@ def test_play_now_from_the_home_page_seats_a_guest_at_a_rung_table(client: Clien
     assert re.fullmatch(r"/en/play/\d+/", response["Location"])
     table = Table.objects.get()
     assert table.variant == "rung"
+
+
+def test_play_backgammon_now_from_the_home_page_seats_a_guest_against_the_bot(
+    client: Client,
+) -> None:
+    html = client.get("/en/").content.decode()
+    assert "Play backgammon now" in html
+    response = client.post("/en/play/now/", {"game": "backgammon"})
+    assert response.status_code == 302
+    assert re.fullmatch(r"/en/play/\d+/", response["Location"])
+    table = Table.objects.get()
+    assert table.game == "backgammon"
+    # it is private: a game being played, not one of the lobby's open tables
+    cache.delete(home.LIVE_CACHE_KEY)
+    figures = _live(client.get("/en/").content.decode())
+    assert figures["open"] == 0
+    assert figures["tables"] == (1 if table.status == Table.PLAYING else 0)
 
 
 def test_home_answers_head_and_refuses_post(client: Client) -> None:

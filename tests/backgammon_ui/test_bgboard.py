@@ -242,7 +242,8 @@ def test_aria_live_says_the_roll_and_each_step() -> None:
         assert describe_step(6, 0) == "6 off"
         g2 = g.apply("move:24/13")
         assert ">You played 24 to 13<" in render_board(g2.view(0))
-        assert ">Light played 24 to 13<" in render_board(g2.view(None))
+        spectator = render_board(g2.view(None))
+        assert ">Last move: light rolled 6 and 5 and played 24 to 13.<" in spectator
         assert describe_play("24/18*/13 6/5(2)") == (
             "24 to 18, hitting a blot; 18 to 13; 6 to 5; 6 to 5"
         )

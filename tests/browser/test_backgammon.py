@@ -152,6 +152,11 @@ def test_bg_screenshots_and_axe_in_every_language(
         page.wait_for_timeout(300)
         page.screenshot(path=str(artifacts_dir / f"bg-{lang}-{width}.png"), full_page=True)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width + 1
+        if width == 390:
+            # a phone: the board spans the screen, so a point (48 of the 780 units) is 24 px
+            box = page.locator(f"{BOARD} .bg-svg").bounding_box()
+            assert box is not None and box["width"] >= width - 1, box
+            assert box["width"] * 48 / 780 >= 23.9
         results = Axe().run(page)
         bad = [
             (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from game import bgbot, matfile, services
+from game import bgboard, bgbot, matfile, services
 from game import state as states
 from game.bgmoves import Turn
 from game.engine import backgammon as bg
@@ -133,6 +133,39 @@ def test_bg_6_partial_move_view_draws_legal_steps_and_refuses_illegal_ones(
     assert Client().get(url, {"version": table.version, "steps": ""}).status_code == 403
     table.refresh_from_db()
     assert table.version == before
+
+
+def test_bg_partial_move_says_one_status_and_the_new_pips_above_and_below(
+    client: Client,
+) -> None:
+    """A newcomer saw "Your move: pick a checker" and the old pips in the table bar while
+    the board said "Move complete: confirm it or undo" with the new ones."""
+    table = _play_now(client)
+    s = _to_my_move(client, table)
+    table.refresh_from_db()
+    view = s.view(0)
+    turn = Turn(bg.Position.from_id(view["position_id"]), view["dice"])
+    while not turn.complete:
+        _src, targets = next(iter(turn.movable().items()))
+        turn = turn.move(targets[0].src, targets[0].dst)
+    steps = ";".join(",".join(map(str, st.code())) for st in turn.steps)
+    body = client.get(
+        f"/en/play/{table.pk}/board/", {"version": table.version, "steps": steps}
+    ).content.decode()
+    top = re.search(r'<p id="bg-top-status"[^>]*hx-swap-oob="true"[^>]*>([^<]*)</p>', body)
+    assert top is not None, "the table bar's status comes with the partial board"
+    assert top.group(1) == "Move complete: confirm it or undo."
+    assert '<p class="bg-status">Move complete: confirm it or undo.</p>' in body
+    players = re.search(r'<ul id="bg-players"[^>]*hx-swap-oob="true".*?</ul>', body, re.S)
+    assert players is not None
+    pips = bgboard.turn_pips(turn)
+    assert pips[0] < view["board"]["pips"][0]
+    assert f">{pips[0]}<" in body  # the board's own pip count
+    assert f"{pips[0]} pips" in players.group(0)
+    assert f"{view['board']['pips'][0]} pips" not in players.group(0)
+    # The whole frame (no steps yet) says the same in both places.
+    page = client.get(f"/en/play/{table.pk}/").content.decode()
+    assert page.count("Your move: pick a checker, then where it goes.") >= 2
 
 
 def _finish(client: Client, table: Table, games: int = 0) -> None:

@@ -120,3 +120,46 @@ def test_bg_frame_shows_cube_score_crawford_and_pips() -> None:
     assert "167 pips" in html
     assert html.count('class="bg-board"') == 2
     assert 'bg-home-right' in html and 'bg-home-left' in html
+
+
+def _bot_opened_24_20_13_8() -> bg.Game:
+    """The bot (seat 1) wins the opening throw with 4-5 and plays 24/20 13/8 on its own
+    point numbers; seat 0 is to roll."""
+    game = bg.Game(bg.Rules(), dice=[(4, 5), (6, 1), (3, 2)])
+    assert game.turn == 1
+    return game.apply("move:24/20 13/8")
+
+
+def test_bg_last_move_is_said_on_the_viewers_point_numbers() -> None:
+    html = render.table_frame_html(P.payload(_bot_opened_24_20_13_8(), 0), "en")
+    line = re.search(r'<p class="bg-last-move"[^>]*>([^<]*)</p>', html)
+    assert line is not None, "the opponent's last move is shown, not only spoken"
+    text = line.group(1)
+    assert "rolled 4 and 5" in text
+    # the viewer's board: the bot's 24 is the viewer's 1 and its 13 the viewer's 12
+    assert "1 to 5" in text and "12 to 17" in text, text
+    assert "24 to 20" not in html and "13 to 8" not in html
+    announce = re.search(r'id="table-announce"[^>]*>([^<]*)<', html)
+    assert announce is not None and "1 to 5" in announce.group(1)
+
+
+def test_bg_last_move_for_the_mover_and_a_spectator_keeps_their_numbers() -> None:
+    state = _bot_opened_24_20_13_8()
+    # a spectator sees seat 0's side, as the viewer does
+    spectator = render.table_frame_html(P.payload(state, None), "en")
+    assert "Last move: dark rolled 4 and 5 and played 1 to 5; 12 to 17." in spectator
+    # the bot's own seat: its move is on its own board, not repeated
+    assert "bg-last-move" not in render.table_frame_html(P.payload(state, 1), "en")
+    # once the viewer has rolled, the line stays and the live region says both
+    rolled = state.apply("roll")
+    html = render.table_frame_html(P.payload(rolled, 0), "en")
+    assert "played 1 to 5; 12 to 17." in html
+    assert "You rolled 6 and 1" in html
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi"])
+def test_bg_last_move_is_translated(lang: str) -> None:
+    html = render.table_frame_html(P.payload(_bot_opened_24_20_13_8(), 0), lang)
+    line = re.search(r'<p class="bg-last-move"[^>]*>([^<]*)</p>', html)
+    assert line is not None
+    assert english_left(line.group(0), lang) == []
