@@ -382,3 +382,87 @@ def test_the_create_form_shows_only_the_chosen_games_rules(page: Any, site: Site
     page.wait_for_selector("#table-live .felt")
     assert "Mendikot" in page.locator(".table-bar .variant").inner_text()
     assert errors == []
+
+
+# --- table.js on its own: frames swapped by hand, as htmx's ws extension swaps them ------
+
+FRAME = """<div id="table-live" class="table-live" data-version="{v}">{slot}<div class="felt">
+<div class="trick">{played}</div></div><div class="hand-cards"><form ws-send class="act-form">
+<input type="hidden" name="type" value="action"><input type="hidden" name="action" value="play:2C">
+<button type="submit" class="card playable" data-action="play:2C">2C</button></form></div>
+<form ws-send class="act-form"><input type="hidden" name="type" value="emote">
+<button type="submit" class="emote">Hello</button></form></div>"""
+SLOT = (
+    '<div id="summary-slot-1" class="hand-summary-slot" hx-preserve="true">'
+    '<section class="hand-summary"><h2>Hand 1 is over</h2><p class="summary-close-row">'
+    '<button type="button" class="act summary-close" data-close-summary>Close</button></p>'
+    "</section></div>"
+)
+
+
+def _swap(page: Any, version: int, slot: bool, played: bool) -> None:
+    """One frame, as the ws extension does it: wsBeforeMessage, the swap (hx-preserve
+    keeps the element with the slot's id), wsAfterMessage."""
+    html = FRAME.format(v=version, slot=SLOT if slot else "", played="<i>AS</i>" if played else "")
+    page.evaluate(
+        """html => {
+          document.dispatchEvent(new CustomEvent("htmx:wsBeforeMessage"));
+          const old = document.getElementById("table-live");
+          const kept = old.querySelector("[hx-preserve]");
+          const tmp = document.createElement("div"); tmp.innerHTML = html;
+          const fresh = tmp.firstElementChild;
+          const twin = kept && fresh.querySelector("#" + kept.id);
+          if (twin) { twin.replaceWith(kept); }
+          old.replaceWith(fresh);
+          document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+        }""",
+        html,
+    )
+    page.wait_for_timeout(50)
+
+
+def _summary_shown(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            "() => { const s = document.querySelector('#table-live .hand-summary-slot');"
+            " return !!s && !s.hidden && !!s.querySelector('.hand-summary'); }"
+        )
+    )
+
+
+def test_the_last_hands_summary_stays_until_the_player_moves_or_closes_it(page: Any) -> None:
+    errors = _console_errors(page)
+    page.set_content("<main>" + FRAME.format(v=1, slot=SLOT, played="") + "</main>")
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "table.js"))
+    page.evaluate(  # a submit goes nowhere: the ws extension would send it instead
+        "() => document.addEventListener('submit', e => e.preventDefault())"
+    )
+    # Bots play the new hand's first cards: the frames have no slot any more.
+    _swap(page, 2, slot=False, played=True)
+    _swap(page, 3, slot=False, played=True)
+    assert _summary_shown(page)
+    # An emote is not a move.
+    page.locator("button.emote").click()
+    _swap(page, 4, slot=False, played=True)
+    assert _summary_shown(page)
+    # The player plays a card: it goes, and stays gone.
+    page.locator("button.card").click()
+    assert not _summary_shown(page)
+    _swap(page, 5, slot=False, played=True)
+    assert not _summary_shown(page)
+
+    # Closed with the keyboard: it goes, focus stays at the table, and the frames of the
+    # young hand (which carry the slot again) keep it closed.
+    page.set_content("<main>" + FRAME.format(v=1, slot=SLOT, played="") + "</main>")
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "table.js"))
+    _swap(page, 2, slot=True, played=False)
+    page.locator("button.summary-close").focus()
+    page.keyboard.press("Enter")
+    assert not _summary_shown(page)
+    assert page.evaluate(
+        "() => document.getElementById('table-live').contains(document.activeElement)"
+    )
+    _swap(page, 3, slot=True, played=False)
+    _swap(page, 4, slot=False, played=True)
+    assert not _summary_shown(page)
+    assert errors == []
