@@ -466,3 +466,23 @@ def test_the_last_hands_summary_stays_until_the_player_moves_or_closes_it(page: 
     _swap(page, 4, slot=False, played=True)
     assert not _summary_shown(page)
     assert errors == []
+
+
+def test_card_ranks_sit_inside_their_cards_on_a_right_to_left_page(page: Any) -> None:
+    """Measured: on a dir="rtl" page (Urdu) every card's rank letter is inside its card."""
+    from game.render import card_svg
+
+    cards = "".join(
+        f'<span class="card-static" style="display:inline-block;width:120px">{card_svg(c)}</span>'
+        for c in ("KD", "TS", "2H", "AC")
+    )
+    page.set_content(f'<html lang="ur" dir="rtl"><body><main>{cards}</main></body></html>')
+    page.add_style_tag(path=str(ROOT / "static" / "css" / "table.css"))
+    outside = page.evaluate(
+        """() => Array.from(document.querySelectorAll("svg.card-face")).filter(svg => {
+          const box = svg.getBoundingClientRect();
+          const t = svg.querySelector("text").getBoundingClientRect();
+          return t.left < box.left || t.right > box.left + box.width / 2;
+        }).length"""
+    )
+    assert outside == 0
