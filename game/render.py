@@ -287,6 +287,28 @@ def _tens(view: dict[str, Any]) -> list[int]:
     return tens
 
 
+def trump_chosen(seats: _Seats, view: dict[str, Any]) -> str:
+    """Who chose this hand's trump, and which (or that it lies face down), once it is
+    chosen: newcomers could not tell who had (the "Hakim" badge alone did not say)."""
+    caller = view.get("caller")
+    if caller is None:
+        return ""  # not chosen yet, or chosen by no one (Be-Ranga's first void card)
+    trump = view.get("trump")
+    mine = caller == seats.me
+    if trump:
+        if mine:
+            return _("You chose %(suit)s as trump.") % {"suit": suit_name(trump)}
+        return _("%(who)s chose %(suit)s as trump.") % {
+            "who": seats.name(caller),
+            "suit": suit_name(trump),
+        }
+    if (view.get("hidden") or {}).get("placed"):
+        if mine:
+            return _("You chose a hidden trump.")
+        return _("%(who)s chose a hidden trump.") % {"who": seats.name(caller)}
+    return ""
+
+
 def _announcement(
     seats: _Seats, view: dict[str, Any], to_move: int | None, hands_played: int = 0
 ) -> str:
@@ -300,6 +322,8 @@ def _announcement(
     if history:
         seat, action = history[-1]
         parts.append(_describe(seats, int(seat), str(action)))
+        if str(action) == "thirteenth":
+            parts.append(trump_chosen(seats, view))  # its suit was nobody's to see till now
         done = view.get("completed_tricks") or []
         if str(action).startswith("play:") and not view.get("trick") and done:
             winner = done[-1]["winner"]
@@ -664,6 +688,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
 
     variant = str(view.get("variant") or table.get("variant") or "rung")
     return {
+        "trump_chosen": trump_chosen(seats, view),
         "table_id": table.get("id"),
         "version": version,
         "seat": me,

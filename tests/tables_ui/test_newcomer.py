@@ -267,3 +267,54 @@ def test_no_verb_after_a_card_name_has_to_agree_with_it(lang: str) -> None:
                 assert name in said
                 after = said.split(name, 1)[1]
                 assert after.strip() in ("۔", "।"), said
+
+
+# --- who chose trump --------------------------------------------------------------------
+
+
+def _bar(html: str) -> str:
+    return html[html.index('<div class="table-bar"') : html.index('<div class="felt"')]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "chose {suit} as trump"), ("ur", "کو ترپ چُنا"), ("hi", "को तुरुप चुना")],
+)
+def test_the_status_bar_says_who_chose_trump_and_the_hakim_badge_explains_itself(
+    lang: str, words: str
+) -> None:
+    m = _play_until(
+        cp.Match(cp.Rules(variant="rung"), seed="who-called", chain=50),
+        lambda m: m.hand.phase == "play",
+    )
+    caller, trump = m.hand.caller, m.view(0)["hand"]["trump"]
+    assert caller is not None and trump
+    viewer = (caller + 1) % 4  # someone else chose: their name is said
+    html = table_frame_html(payload(m, viewer), lang)
+    with translation.override(lang):
+        who = _Seats(payload(m, viewer)).name(caller)
+        suit = suit_name(trump)
+    bar = _bar(html)
+    assert 'data-testid="trump-chosen"' in bar
+    assert who in bar and suit in bar and words.format(suit=suit) in bar
+    assert 'class="badge caller" title="' in html
+    if lang != "en":
+        assert english_left(bar, lang, allowed={"UTC"}) == []  # the clock's own words
+    # The caller themself is told in the second person.
+    mine = _bar(table_frame_html(payload(m, caller), "en"))
+    with translation.override("en"):
+        assert f"You chose {suit_name(trump)} as trump." in mine
+
+
+def test_a_hidden_trump_is_said_to_be_chosen_without_its_suit() -> None:
+    m = _play_until(
+        cp.Match(cp.Rules(variant="hidden"), seed="who-hid", chain=50),
+        lambda m: m.hand.phase == "play",
+    )
+    caller = m.hand.caller
+    assert caller is not None and m.view(0)["hand"]["hidden"]["placed"]
+    viewer = (caller + 1) % 4
+    bar = _bar(table_frame_html(payload(m, viewer), "en"))
+    assert "chose a hidden trump." in bar
+    for s in ("Spades", "Hearts", "Diamonds", "Clubs"):
+        assert f"chose {s}" not in bar
