@@ -117,7 +117,9 @@ def check_frame(m: cp.Match, seat: int | None, version: int) -> str:
         with translation.override("en"):
             named = names_in(seen.labels) | set(seen.codes)
         assert named <= visible_cards({"hand": p["last_hand"]})
-        assert not seen.buttons and not seen.forms
+        # No move in the summary: its one button only closes it (static/js/table.js).
+        assert not seen.forms
+        assert all(b.get("type") == "button" and "data-close-summary" in b for b in seen.buttons)
     s = scan(html)
     # Legal actions are exactly the action forms (no more, no fewer), each ws-send with the
     # version the client saw; every button is in one of them.
