@@ -318,3 +318,21 @@ def test_a_hidden_trump_is_said_to_be_chosen_without_its_suit() -> None:
     assert "chose a hidden trump." in bar
     for s in ("Spades", "Hearts", "Diamonds", "Clubs"):
         assert f"chose {s}" not in bar
+
+
+# --- the hand never moves ---------------------------------------------------------------
+
+
+def test_choices_come_below_the_hand_so_the_cards_stay_put_and_the_claim_is_quiet() -> None:
+    """The claim is offered only when leading; above the hand it pushed the cards ~100 px
+    down and up between tricks. Every choice panel comes after the hand, and a panel with
+    only the claim in it is the quiet (minor) one."""
+    m, seat = _claim_offered()
+    html = table_frame_html(payload(m, seat), "en")
+    assert html.index('<section class="my-hand"') < html.index('<section class="choices minor"')
+    # Choosing trump: the five cards first, then what to choose; not the quiet panel.
+    m = cp.Match(cp.Rules(variant="rung"), seed="below", chain=50)
+    chooser = m.to_move
+    assert chooser is not None
+    html = table_frame_html(payload(m, chooser), "en")
+    assert html.index('<section class="my-hand"') < html.index('<section class="choices"')
