@@ -94,6 +94,81 @@ def result_explained(kind: str) -> str:
     return words.get(kind, "")
 
 
+def points_explained(variant: str, result: dict[str, Any]) -> str:
+    """One plain sentence: what this result is worth and why, with the engine's own number
+    (``result["points"]``) and the rule behind it (RULES CP-RUNG-3, CP-SS-5, CP-MK-1/2,
+    CP-HK-6). Rung scores points; Hukum with bidding scores the contract; every other
+    variant counts hands won."""
+    kind = str(result.get("kind"))
+    points = [int(p) for p in result.get("points") or [0, 0]]
+    if kind == "redeal":
+        return _("A redeal scores nothing: the cards are dealt again.")
+    if kind in ("made", "set"):
+        bid = int((result.get("contract") or [0])[0])
+        n = next((p for p in points if p), 0)
+        if kind == "made":
+            return _(
+                "The bidders took at least the %(bid)s tricks they bid, so they gain "
+                "%(n)s points; the other team's score stays as it was."
+            ) % {"bid": bid, "n": n}
+        return _(
+            "The bidders took fewer than the %(bid)s tricks they bid, so they lose %(n)s "
+            "points (7 for a bid of 7, double the bid above 7); the other team's score "
+            "stays as it was."
+        ) % {"bid": bid, "n": abs(n)}
+    winner = result.get("winner")
+    n = points[int(winner)] if winner is not None else 0
+    if variant == "rung":
+        words = {
+            "win": _("7 of the 13 tricks win the hand, and a win scores %(n)s points."),
+            "court": _(
+                "The team that chose trump took all 13 tricks (court): %(n)s points "
+                "instead of 7."
+            ),
+            "baawan": _(
+                "The team that did not choose trump took all 13 tricks (baawan): %(n)s "
+                "points instead of 7."
+            ),
+            "biyasi": _(
+                "The claim came true: all 13 tricks with the hand laid open (biyasi), "
+                "%(n)s points."
+            ),
+        }
+        return words[kind] % {"n": n} if kind in words else ""
+    words = {
+        "win": _("7 tricks win the hand; each hand won counts 1 towards the match."),
+        "kot": _(
+            "7 tricks in a row from the first (kot) win the hand: it counts 1 towards the "
+            "match, and the kot is counted beside it."
+        )
+        if variant != "double_sar"
+        else _(
+            "One team collected 7 tricks while the other collected none (kot): the hand "
+            "counts 1 towards the match, and the kot is counted beside it."
+        ),
+        "gone_kot": _(
+            "The team that did not choose trump took the first 7 tricks in a row (gone "
+            "kot): the hand counts 1 towards the match, and the kot is counted beside it."
+        )
+        if variant != "double_sar"
+        else _(
+            "The team that did not choose trump collected 7 tricks while the other "
+            "collected none (gone kot): the hand counts 1 towards the match, and the kot "
+            "is counted beside it."
+        ),
+        "mendikot": _(
+            "All four tens (mendikot) win the hand: it counts 1 towards the match, and "
+            "the mendikot is counted beside it."
+        ),
+    }
+    if variant == "mendikot" and kind == "win":
+        return _(
+            "Three of the four tens win the hand (with two each, the team with more "
+            "tricks): it counts 1 towards the match."
+        )
+    return words.get(kind, "")
+
+
 def emote_word(emote: str) -> str:
     words = {
         "hello": _("Hello"),
@@ -373,6 +448,7 @@ def _summary(
         "kind": kind,
         "word": result_word(kind),
         "explained": result_explained(kind),
+        "points_explained": points_explained(str(hand.get("variant") or ""), result),
         "winner": seats.team_name(winner) if winner is not None else "",
         "we_won": seats.me is not None and winner is not None and seats.me % 2 == winner,
         "tricks": [
@@ -673,18 +749,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     else:
         status = _("%(who)s to play.") % {"who": seats.name(to_move)}
 
-    measure = match.get("measure")
-    target = match.get("target")
-    if measure == "points":
-        goal = _("First to %(n)s points wins the match.") % {"n": target}
-    elif measure == "difference":
-        goal = _("A team %(n)s points behind loses the match.") % {"n": target}
-    else:
-        goal = ngettext(
-            "First to %(n)s hand wins the match.",
-            "First to %(n)s hands wins the match.",
-            target or 0,
-        ) % {"n": target}
+    goal = goal_text(match)
 
     variant = str(view.get("variant") or table.get("variant") or "rung")
     return {
@@ -733,6 +798,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "run": _run(seats, view.get("run")),
         "tens": _tens(view) if variant == "mendikot" else None,
         "goal": goal,
+        "score_hint": score_hint(match),
         "hands_played": hands_played,
         "finished": range(1, hands_played + 1) if table.get("id") else range(0),
         "deadline": _deadline(payload),
@@ -748,6 +814,36 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "commitment": fairness.get("commitment"),
         "forced": next(iter(playable)) if len(legal) == 1 and playable else None,
     }
+
+
+def goal_text(match: dict[str, Any]) -> str:
+    """The match target in one short sentence (the view's ``match`` block)."""
+    measure = match.get("measure")
+    target = match.get("target")
+    if not target:
+        return ""
+    if measure == "points":
+        return _("First to %(n)s points wins the match.") % {"n": target}
+    if measure == "difference":
+        return _("A team %(n)s points behind loses the match.") % {"n": target}
+    return ngettext(
+        "First to %(n)s hand wins the match.",
+        "First to %(n)s hands wins the match.",
+        target,
+    ) % {"n": target}
+
+
+def score_hint(match: dict[str, Any]) -> str:
+    """How a hand adds to the match score, shortest form (RULES CP-RUNG-3, CP-SS-5,
+    CP-HK-6), for the status bar beside the target."""
+    measure = match.get("measure")
+    if measure == "points":
+        return _("A hand won scores 7 points; all 13 tricks score more.")
+    if measure == "difference":
+        return _("A bid made scores the bid; a bid missed loses double (7 for a bid of 7).")
+    if measure == "hands":
+        return _("Each hand won counts 1.")
+    return ""
 
 
 def variant_name(variant: str) -> str:

@@ -176,5 +176,8 @@ def test_the_fetched_summary_announces_the_result_and_the_last_trick(client: Cli
     finished = states.load(table).hands[0]
     if finished.result is not None and finished.result.kind != "redeal":
         assert "won the trick." in region.group(1)
+    # What the result is worth, and the match's target (a Rung table: first to 52).
+    worth = re.search(r'<p class="points-explained"[^>]*>(.*?)</p>', html, re.S)
+    assert worth and "First to 52 points wins the match." in worth.group(1)
     ur = client.get(f"/ur/play/{table.pk}/summary/1/").content.decode()
     assert english_left(ur, "ur", allowed={"SHA", "Python"}) == []

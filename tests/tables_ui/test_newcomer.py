@@ -16,7 +16,7 @@ from game.engine import courtpiece as cp
 from game.render import _describe, _Seats, card_name, suit_name, table_frame_html
 from tests.language import english_left
 
-from .payloads import payload
+from .payloads import RULESETS, payload
 
 ALL_CARDS = [r + s for s in "SHDC" for r in "AKQJT98765432"]
 
@@ -273,7 +273,8 @@ def test_no_verb_after_a_card_name_has_to_agree_with_it(lang: str) -> None:
 
 
 def _bar(html: str) -> str:
-    return html[html.index('<div class="table-bar"') : html.index('<div class="felt"')]
+    start = html.index('<div class="table-bar"')
+    return html[start : html.index("</div>", start) + 6]  # the bar holds no other <div>
 
 
 @pytest.mark.parametrize(
@@ -336,3 +337,54 @@ def test_choices_come_below_the_hand_so_the_cards_stay_put_and_the_claim_is_quie
     assert chooser is not None
     html = table_frame_html(payload(m, chooser), "en")
     assert html.index('<section class="my-hand"') < html.index('<section class="choices"')
+
+
+# --- what the score means -----------------------------------------------------------------
+
+
+def _ended(variant: str, options: dict[str, Any], seed: str) -> cp.Match:
+    """The match just after its first hand that was not a redeal ended."""
+    m = cp.Match(cp.Rules(variant=variant, **options), seed=seed, chain=50)
+    return _play_until(
+        m, lambda m: bool(m.hands) and m.hands[-1].view(0)["result"]["kind"] != "redeal"
+    )
+
+
+@pytest.mark.parametrize(("variant", "options"), RULESETS)
+def test_the_summary_says_in_one_sentence_what_the_result_is_worth(
+    variant: str, options: dict[str, Any]
+) -> None:
+    """RULES CP-RUNG-3 (7, 13, 52, 82 points), CP-SS-5 (1 a hand), CP-HK-6 (the bid, or
+    double it lost): the sentence carries the engine's own number for this result."""
+    m = _ended(variant, options, "worth")
+    result = m.hands[-1].view(0)["result"]
+    html = table_frame_html(payload(m, 0), "en")
+    found = re.search(r'<p class="points-explained"[^>]*>(.*?)</p>', html, re.S)
+    assert found, (variant, result["kind"])
+    sentence = found.group(1)
+    n = abs(next((p for p in result["points"] if p), 0))
+    assert re.search(rf"\b{n}\b", sentence), (sentence, result)
+    if variant == "rung" and result["kind"] == "win":
+        assert "7 of the 13 tricks win the hand, and a win scores 7 points." in sentence
+    # The target of the match comes with it, and in the status bar with what a hand is worth.
+    assert "wins the match" in sentence or "loses the match" in sentence
+    bar = _bar(html)
+    assert 'data-testid="goal"' in bar and ("wins the match" in bar or "loses the match" in bar)
+    for lang in ("ur", "hi"):
+        html = table_frame_html(payload(m, 0), lang)
+        found = re.search(r'<p class="points-explained"[^>]*>.*?</p>', html, re.S)
+        assert found and english_left(found.group(0), lang) == []
+        assert english_left(_bar(html), lang, allowed={"UTC"}) == []
+
+
+def test_each_rung_result_kind_has_its_own_points_sentence() -> None:
+    from game.render import points_explained
+
+    with translation.override("en"):
+        for kind, n in (("win", 7), ("court", 13), ("baawan", 52), ("biyasi", 82)):
+            text = points_explained("rung", {"kind": kind, "winner": 1, "points": [0, n]})
+            assert str(n) in text, kind
+        made = {"kind": "made", "winner": 0, "points": [9, 0], "contract": [9, 0]}
+        assert "gain 9 points" in points_explained("hukum", made)
+        missed = {"kind": "set", "winner": 1, "points": [-18, 0], "contract": [9, 0]}
+        assert "lose 18 points" in points_explained("hukum", missed)
