@@ -85,7 +85,7 @@ def test_the_fourth_card_stays_with_the_trick_until_the_next_card_and_the_winner
     assert "trick-winner" not in html and "Won the trick" not in html
 
 
-@pytest.mark.parametrize(("lang", "words"), [("ur", "چال"), ("hi", "हाथ")])
+@pytest.mark.parametrize(("lang", "words"), [("ur", "چال"), ("hi", "चाल")])
 def test_the_trick_winner_is_said_in_urdu_and_hindi(lang: str, words: str) -> None:
     html = table_frame_html(payload(_trick_just_won(), 2), lang)
     winner = re.search(r'class="trick-winner"[^>]*>([^<]+)<', html)
@@ -388,3 +388,26 @@ def test_each_rung_result_kind_has_its_own_points_sentence() -> None:
         assert "gain 9 points" in points_explained("hukum", made)
         missed = {"kind": "set", "winner": 1, "points": [-18, 0], "contract": [9, 0]}
         assert "lose 18 points" in points_explained("hukum", missed)
+
+
+# --- Hindi words at the table -------------------------------------------------------------
+
+
+def test_hindi_table_says_turup_for_trump_and_chaal_for_a_trick_and_keeps_rung_the_game() -> None:
+    """"रंग" is the game's name and "हुकुम" both spades (CP-12) and a variant; a trump label
+    "रंग हुकुम" read as either. At the table trump is "तुरुप" and a trick "चाल" ("हाथ"
+    reads as the hand), and "रंग" is left to the game's name."""
+    m = _play_until(
+        cp.Match(cp.Rules(variant="rung"), seed="hindi-words", chain=50),
+        lambda m: m.hand.phase == "play" and len(m.view(0)["hand"]["completed_tricks"]) >= 1,
+    )
+    html = table_frame_html(payload(m, 0), "hi")
+    trump = re.search(r'<p class="trump"><span class="label">([^<]+)</span>', html)
+    assert trump and trump.group(1) == "तुरुप"
+    head = re.search(r'<table class="teams">.*?</thead>', html, re.S)
+    assert head and "चालें" in head.group(0) and "हाथ" not in head.group(0)
+    assert '<p class="variant">रंग</p>' in html
+    rest = html.replace('<p class="variant">रंग</p>', "")
+    assert "रंग" not in rest and "हाथ" not in rest
+    with translation.override("hi"):
+        assert suit_name("S") == "हुकुम"  # the suit keeps its name (RULES CP-12)
