@@ -486,3 +486,30 @@ def test_card_ranks_sit_inside_their_cards_on_a_right_to_left_page(page: Any) ->
         }).length"""
     )
     assert outside == 0
+
+
+@pytest.mark.parametrize("lang", ["ur", "en", "hi"])
+def test_the_hand_is_on_the_first_screen_of_a_phone_and_a_laptop(
+    browser: Any, site: Site, artifacts_dir: Path, lang: str
+) -> None:
+    """The guest line is one short line and the options sit below the table, so the cards
+    (the five to choose trump from, too) show without scrolling at 390x844 and 1280x900."""
+    for width, height in ((390, 844), (1280, 900)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        _play_now(page, site, lang)
+        page.wait_for_selector("#table-live .hand-cards .card")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        bottom = page.evaluate(
+            "() => Math.max(...Array.from(document.querySelectorAll('#table-live .hand-cards"
+            " .card')).map(c => c.getBoundingClientRect().bottom))"
+        )
+        page.screenshot(path=str(artifacts_dir / f"tables-fold-{lang}-{width}.png"))
+        assert bottom <= height, (lang, width, bottom)
+        # The options come after the table, not before it.
+        order = page.evaluate(
+            "() => !!(document.getElementById('table-live').compareDocumentPosition("
+            "document.querySelector('.table-tools')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+        )
+        assert order
+        context.close()
