@@ -140,7 +140,7 @@ def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
 ) -> None:
     errors = _console_errors(page)
     _play_now(page, site)
-    assert "Sign up to keep your statistics" in page.content()
+    assert "Sign up to keep your ratings" in page.content()
     page.locator("#autoplay-forced").check()  # the player's choice, kept in localStorage
     announced: set[str] = set()
     moves = autoplayed = 0
