@@ -94,6 +94,81 @@ def result_explained(kind: str) -> str:
     return words.get(kind, "")
 
 
+def points_explained(variant: str, result: dict[str, Any]) -> str:
+    """One plain sentence: what this result is worth and why, with the engine's own number
+    (``result["points"]``) and the rule behind it (RULES CP-RUNG-3, CP-SS-5, CP-MK-1/2,
+    CP-HK-6). Rung scores points; Hukum with bidding scores the contract; every other
+    variant counts hands won."""
+    kind = str(result.get("kind"))
+    points = [int(p) for p in result.get("points") or [0, 0]]
+    if kind == "redeal":
+        return _("A redeal scores nothing: the cards are dealt again.")
+    if kind in ("made", "set"):
+        bid = int((result.get("contract") or [0])[0])
+        n = next((p for p in points if p), 0)
+        if kind == "made":
+            return _(
+                "The bidders took at least the %(bid)s tricks they bid, so they gain "
+                "%(n)s points; the other team's score stays as it was."
+            ) % {"bid": bid, "n": n}
+        return _(
+            "The bidders took fewer than the %(bid)s tricks they bid, so they lose %(n)s "
+            "points (7 for a bid of 7, double the bid above 7); the other team's score "
+            "stays as it was."
+        ) % {"bid": bid, "n": abs(n)}
+    winner = result.get("winner")
+    n = points[int(winner)] if winner is not None else 0
+    if variant == "rung":
+        words = {
+            "win": _("7 of the 13 tricks win the hand, and a win scores %(n)s points."),
+            "court": _(
+                "The team that chose trump took all 13 tricks (court): %(n)s points "
+                "instead of 7."
+            ),
+            "baawan": _(
+                "The team that did not choose trump took all 13 tricks (baawan): %(n)s "
+                "points instead of 7."
+            ),
+            "biyasi": _(
+                "The claim came true: all 13 tricks with the hand laid open (biyasi), "
+                "%(n)s points."
+            ),
+        }
+        return words[kind] % {"n": n} if kind in words else ""
+    words = {
+        "win": _("7 tricks win the hand; each hand won counts 1 towards the match."),
+        "kot": _(
+            "7 tricks in a row from the first (kot) win the hand: it counts 1 towards the "
+            "match, and the kot is counted beside it."
+        )
+        if variant != "double_sar"
+        else _(
+            "One team collected 7 tricks while the other collected none (kot): the hand "
+            "counts 1 towards the match, and the kot is counted beside it."
+        ),
+        "gone_kot": _(
+            "The team that did not choose trump took the first 7 tricks in a row (gone "
+            "kot): the hand counts 1 towards the match, and the kot is counted beside it."
+        )
+        if variant != "double_sar"
+        else _(
+            "The team that did not choose trump collected 7 tricks while the other "
+            "collected none (gone kot): the hand counts 1 towards the match, and the kot "
+            "is counted beside it."
+        ),
+        "mendikot": _(
+            "All four tens (mendikot) win the hand: it counts 1 towards the match, and "
+            "the mendikot is counted beside it."
+        ),
+    }
+    if variant == "mendikot" and kind == "win":
+        return _(
+            "Three of the four tens win the hand (with two each, the team with more "
+            "tricks): it counts 1 towards the match."
+        )
+    return words.get(kind, "")
+
+
 def emote_word(emote: str) -> str:
     words = {
         "hello": _("Hello"),
@@ -128,20 +203,25 @@ def error_text(code: str) -> str:
 
 
 def card_svg(code: str) -> SafeString:
-    """One card face as its own small SVG (decorative: the button or image names it)."""
+    """One card face as its own small SVG (decorative: the button or image names it).
+
+    Drawn left to right whatever the page's direction: on an Urdu page the inherited
+    ``direction: rtl`` makes the rank's ``<text>`` end at its x instead of starting
+    there, so the letter hung off the card's top-left corner (a newcomer's screenshot)."""
     rank = "10" if code[0] == "T" else code[0]
     face = figures.card(rank, code[1], 1, 1)
     return mark_safe(
-        f'<svg class="card-face" viewBox="0 0 58 82" aria-hidden="true" focusable="false" '
-        f'xmlns="http://www.w3.org/2000/svg">{face}</svg>'
+        f'<svg class="card-face" viewBox="0 0 58 82" direction="ltr" aria-hidden="true" '
+        f'focusable="false" xmlns="http://www.w3.org/2000/svg">{face}</svg>'
     )
 
 
 def card_back_svg() -> SafeString:
     """The back of a card: it shows nothing, so it may be drawn for any seat."""
     return mark_safe(
-        '<svg class="card-back" viewBox="0 0 58 82" aria-hidden="true" focusable="false" '
-        'xmlns="http://www.w3.org/2000/svg"><rect x="1" y="1" width="56" height="80" rx="6" '
+        '<svg class="card-back" viewBox="0 0 58 82" direction="ltr" aria-hidden="true" '
+        'focusable="false" xmlns="http://www.w3.org/2000/svg">'
+        '<rect x="1" y="1" width="56" height="80" rx="6" '
         'fill="#7a2e2a" stroke="#5b5247"/><rect x="6" y="6" width="46" height="70" rx="4" '
         'fill="none" stroke="#e8c170" stroke-width="2"/><path d="M29 18L44 41L29 64L14 41Z" '
         'fill="none" stroke="#e8c170" stroke-width="2"/></svg>'
@@ -150,7 +230,8 @@ def card_back_svg() -> SafeString:
 
 def pip_svg(suit: str) -> SafeString:
     return mark_safe(
-        '<svg class="pip" viewBox="0 0 100 100" aria-hidden="true" focusable="false" '
+        '<svg class="pip" viewBox="0 0 100 100" direction="ltr" aria-hidden="true" '
+        'focusable="false" '
         f'xmlns="http://www.w3.org/2000/svg">{figures.pip(suit, 0, 0, 100)}</svg>'
     )
 
@@ -281,6 +362,28 @@ def _tens(view: dict[str, Any]) -> list[int]:
     return tens
 
 
+def trump_chosen(seats: _Seats, view: dict[str, Any]) -> str:
+    """Who chose this hand's trump, and which (or that it lies face down), once it is
+    chosen: newcomers could not tell who had (the "Hakim" badge alone did not say)."""
+    caller = view.get("caller")
+    if caller is None:
+        return ""  # not chosen yet, or chosen by no one (Be-Ranga's first void card)
+    trump = view.get("trump")
+    mine = caller == seats.me
+    if trump:
+        if mine:
+            return _("You chose %(suit)s as trump.") % {"suit": suit_name(trump)}
+        return _("%(who)s chose %(suit)s as trump.") % {
+            "who": seats.name(caller),
+            "suit": suit_name(trump),
+        }
+    if (view.get("hidden") or {}).get("placed"):
+        if mine:
+            return _("You chose a hidden trump.")
+        return _("%(who)s chose a hidden trump.") % {"who": seats.name(caller)}
+    return ""
+
+
 def _announcement(
     seats: _Seats, view: dict[str, Any], to_move: int | None, hands_played: int = 0
 ) -> str:
@@ -294,6 +397,8 @@ def _announcement(
     if history:
         seat, action = history[-1]
         parts.append(_describe(seats, int(seat), str(action)))
+        if str(action) == "thirteenth":
+            parts.append(trump_chosen(seats, view))  # its suit was nobody's to see till now
         done = view.get("completed_tricks") or []
         if str(action).startswith("play:") and not view.get("trick") and done:
             winner = done[-1]["winner"]
@@ -343,6 +448,7 @@ def _summary(
         "kind": kind,
         "word": result_word(kind),
         "explained": result_explained(kind),
+        "points_explained": points_explained(str(hand.get("variant") or ""), result),
         "winner": seats.team_name(winner) if winner is not None else "",
         "we_won": seats.me is not None and winner is not None and seats.me % 2 == winner,
         "tricks": [
@@ -643,21 +749,11 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     else:
         status = _("%(who)s to play.") % {"who": seats.name(to_move)}
 
-    measure = match.get("measure")
-    target = match.get("target")
-    if measure == "points":
-        goal = _("First to %(n)s points wins the match.") % {"n": target}
-    elif measure == "difference":
-        goal = _("A team %(n)s points behind loses the match.") % {"n": target}
-    else:
-        goal = ngettext(
-            "First to %(n)s hand wins the match.",
-            "First to %(n)s hands wins the match.",
-            target or 0,
-        ) % {"n": target}
+    goal = goal_text(match)
 
     variant = str(view.get("variant") or table.get("variant") or "rung")
     return {
+        "trump_chosen": trump_chosen(seats, view),
         "table_id": table.get("id"),
         "version": version,
         "seat": me,
@@ -702,6 +798,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "run": _run(seats, view.get("run")),
         "tens": _tens(view) if variant == "mendikot" else None,
         "goal": goal,
+        "score_hint": score_hint(match),
         "hands_played": hands_played,
         "finished": range(1, hands_played + 1) if table.get("id") else range(0),
         "deadline": _deadline(payload),
@@ -717,6 +814,36 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "commitment": fairness.get("commitment"),
         "forced": next(iter(playable)) if len(legal) == 1 and playable else None,
     }
+
+
+def goal_text(match: dict[str, Any]) -> str:
+    """The match target in one short sentence (the view's ``match`` block)."""
+    measure = match.get("measure")
+    target = match.get("target")
+    if not target:
+        return ""
+    if measure == "points":
+        return _("First to %(n)s points wins the match.") % {"n": target}
+    if measure == "difference":
+        return _("A team %(n)s points behind loses the match.") % {"n": target}
+    return ngettext(
+        "First to %(n)s hand wins the match.",
+        "First to %(n)s hands wins the match.",
+        target,
+    ) % {"n": target}
+
+
+def score_hint(match: dict[str, Any]) -> str:
+    """How a hand adds to the match score, shortest form (RULES CP-RUNG-3, CP-SS-5,
+    CP-HK-6), for the status bar beside the target."""
+    measure = match.get("measure")
+    if measure == "points":
+        return _("A hand won scores 7 points; all 13 tricks score more.")
+    if measure == "difference":
+        return _("A bid made scores the bid; a bid missed loses double (7 for a bid of 7).")
+    if measure == "hands":
+        return _("Each hand won counts 1.")
+    return ""
 
 
 def variant_name(variant: str) -> str:

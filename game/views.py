@@ -395,9 +395,8 @@ def hand_summary(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
         return _error_page(request, error)
     seat = services.seat_of(table, owner)
     finished = cp.from_record(record["record"]).view(seat)
-    seats = table_render._Seats(
-        {"seat": seat, "seats": services.state_payload(table.pk, None)["seats"]}
-    )
+    public = services.state_payload(table.pk, None)
+    seats = table_render._Seats({"seat": seat, "seats": public["seats"]})
     summary = table_render._summary(
         seats,
         finished,
@@ -415,7 +414,11 @@ def hand_summary(request: HttpRequest, table_id: int, hand: int) -> HttpResponse
     return render(
         request,
         "game/partials/summary_fragment.html",
-        {"summary": summary, "announce": table_render.announce_summary(summary)},
+        {
+            "summary": summary,
+            "announce": table_render.announce_summary(summary),
+            "goal": table_render.goal_text(((public.get("view") or {}).get("match")) or {}),
+        },
     )
 
 

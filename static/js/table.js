@@ -1,7 +1,8 @@
 // The live table's few behaviours on top of htmx: countdown, roving focus over the legal
 // cards (arrows move, Enter plays), auto-play of a forced card (the player's choice, kept
-// in localStorage), the connection notice, and a confirmation the player opened kept open
-// across frames. Without JavaScript the deadline shows as text.
+// in localStorage), the connection notice, a confirmation the player opened kept open
+// across frames, and the last hand's summary kept until the player moves or closes it.
+// Without JavaScript the deadline shows as text.
 (function () {
   "use strict";
   var AUTO_KEY = "baithak.autoplayForced";
@@ -78,7 +79,7 @@
       var now = live();
       if (!now || now.dataset.version !== version) { return; }
       var btn = now.querySelector("button[data-action='" + action + "']");
-      if (btn) { btn.click(); }
+      if (btn) { autoClicking = true; try { btn.click(); } finally { autoClicking = false; } }
     }, 900);
   }
 
@@ -122,7 +123,52 @@
     if (again) { again.focus({ preventScroll: true }); }
   }
 
-  function afterFrame() { reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
+  // The summary of the hand that just ended stays until the player themself acts in the
+  // next hand or closes it: bots may play the next hand's first cards within seconds, and a
+  // frame without the slot would otherwise take it away unread (a newcomer saw that).
+  var keptSummary = null, closedSummaries = {}, autoClicking = false;
+  function summarySlot(root) { return root ? root.querySelector(".hand-summary-slot") : null; }
+  function rememberSummary() {
+    var slot = summarySlot(live());
+    keptSummary = slot && !closedSummaries[slot.id] && slot.querySelector(".hand-summary") ? slot : keptSummary;
+  }
+  function closeSummary(slot) {
+    if (!slot) { return; }
+    closedSummaries[slot.id] = true;
+    // Hidden, not removed: the frames of calling and bidding carry a slot of the same id
+    // (hx-preserve keeps this element), which would otherwise fetch the summary again.
+    slot.hidden = true;
+    if (keptSummary === slot) { keptSummary = null; }
+  }
+  function restoreSummary() {
+    var root = live(), slot = summarySlot(root);
+    if (!root) { return; }
+    if (slot) {
+      if (closedSummaries[slot.id]) { slot.hidden = true; }
+      if (keptSummary && keptSummary.id !== slot.id) { keptSummary = null; }  // a newer hand ended
+      return;
+    }
+    if (!keptSummary || closedSummaries[keptSummary.id]) { return; }
+    var felt = root.querySelector(".felt");
+    if (felt) { root.insertBefore(keptSummary, felt); }
+  }
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest && ev.target.closest("[data-close-summary]");
+    if (!btn) { return; }
+    closeSummary(btn.closest(".hand-summary-slot"));
+    var root = live(), next = root && (root.querySelector(".hand-cards button.card[tabindex='0']") || root);
+    if (next === root) { root.tabIndex = -1; }
+    if (next) { next.focus({ preventScroll: true }); }
+  });
+  // Any move the player sends (not an emote, not a forced card played for them) ends it.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target, root = live();
+    if (autoClicking || !root || !form.matches || !form.matches("form[ws-send]") || !root.contains(form)) { return; }
+    var type = form.querySelector("input[name='type']");
+    if (type && type.value === "action") { closeSummary(summarySlot(root)); }
+  }, true);
+
+  function afterFrame() { restoreSummary(); reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
 
   document.addEventListener("focusin", function (ev) {
     var root = live();
@@ -131,7 +177,7 @@
     if (b) { lastCard = b.dataset.action; setRoving(b); }
   });
   document.addEventListener("keydown", onKey);
-  document.addEventListener("htmx:wsBeforeMessage", rememberOpen);
+  document.addEventListener("htmx:wsBeforeMessage", function () { rememberOpen(); rememberSummary(); });
   document.addEventListener("htmx:wsAfterMessage", function () { window.setTimeout(afterFrame, 0); });
   document.addEventListener("htmx:wsOpen", function () { setConn(""); });
   document.addEventListener("htmx:wsClose", function () { setConn("closed"); });

@@ -140,7 +140,7 @@ def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
 ) -> None:
     errors = _console_errors(page)
     _play_now(page, site)
-    assert "Sign up to keep your statistics" in page.content()
+    assert "Sign up to keep your ratings" in page.content()
     page.locator("#autoplay-forced").check()  # the player's choice, kept in localStorage
     announced: set[str] = set()
     moves = autoplayed = 0
@@ -382,3 +382,134 @@ def test_the_create_form_shows_only_the_chosen_games_rules(page: Any, site: Site
     page.wait_for_selector("#table-live .felt")
     assert "Mendikot" in page.locator(".table-bar .variant").inner_text()
     assert errors == []
+
+
+# --- table.js on its own: frames swapped by hand, as htmx's ws extension swaps them ------
+
+FRAME = """<div id="table-live" class="table-live" data-version="{v}">{slot}<div class="felt">
+<div class="trick">{played}</div></div><div class="hand-cards"><form ws-send class="act-form">
+<input type="hidden" name="type" value="action"><input type="hidden" name="action" value="play:2C">
+<button type="submit" class="card playable" data-action="play:2C">2C</button></form></div>
+<form ws-send class="act-form"><input type="hidden" name="type" value="emote">
+<button type="submit" class="emote">Hello</button></form></div>"""
+SLOT = (
+    '<div id="summary-slot-1" class="hand-summary-slot" hx-preserve="true">'
+    '<section class="hand-summary"><h2>Hand 1 is over</h2><p class="summary-close-row">'
+    '<button type="button" class="act summary-close" data-close-summary>Close</button></p>'
+    "</section></div>"
+)
+
+
+def _swap(page: Any, version: int, slot: bool, played: bool) -> None:
+    """One frame, as the ws extension does it: wsBeforeMessage, the swap (hx-preserve
+    keeps the element with the slot's id), wsAfterMessage."""
+    html = FRAME.format(v=version, slot=SLOT if slot else "", played="<i>AS</i>" if played else "")
+    page.evaluate(
+        """html => {
+          document.dispatchEvent(new CustomEvent("htmx:wsBeforeMessage"));
+          const old = document.getElementById("table-live");
+          const kept = old.querySelector("[hx-preserve]");
+          const tmp = document.createElement("div"); tmp.innerHTML = html;
+          const fresh = tmp.firstElementChild;
+          const twin = kept && fresh.querySelector("#" + kept.id);
+          if (twin) { twin.replaceWith(kept); }
+          old.replaceWith(fresh);
+          document.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+        }""",
+        html,
+    )
+    page.wait_for_timeout(50)
+
+
+def _summary_shown(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            "() => { const s = document.querySelector('#table-live .hand-summary-slot');"
+            " return !!s && !s.hidden && !!s.querySelector('.hand-summary'); }"
+        )
+    )
+
+
+def test_the_last_hands_summary_stays_until_the_player_moves_or_closes_it(page: Any) -> None:
+    errors = _console_errors(page)
+    page.set_content("<main>" + FRAME.format(v=1, slot=SLOT, played="") + "</main>")
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "table.js"))
+    page.evaluate(  # a submit goes nowhere: the ws extension would send it instead
+        "() => document.addEventListener('submit', e => e.preventDefault())"
+    )
+    # Bots play the new hand's first cards: the frames have no slot any more.
+    _swap(page, 2, slot=False, played=True)
+    _swap(page, 3, slot=False, played=True)
+    assert _summary_shown(page)
+    # An emote is not a move.
+    page.locator("button.emote").click()
+    _swap(page, 4, slot=False, played=True)
+    assert _summary_shown(page)
+    # The player plays a card: it goes, and stays gone.
+    page.locator("button.card").click()
+    assert not _summary_shown(page)
+    _swap(page, 5, slot=False, played=True)
+    assert not _summary_shown(page)
+
+    # Closed with the keyboard: it goes, focus stays at the table, and the frames of the
+    # young hand (which carry the slot again) keep it closed.
+    page.set_content("<main>" + FRAME.format(v=1, slot=SLOT, played="") + "</main>")
+    page.add_script_tag(path=str(ROOT / "static" / "js" / "table.js"))
+    _swap(page, 2, slot=True, played=False)
+    page.locator("button.summary-close").focus()
+    page.keyboard.press("Enter")
+    assert not _summary_shown(page)
+    assert page.evaluate(
+        "() => document.getElementById('table-live').contains(document.activeElement)"
+    )
+    _swap(page, 3, slot=True, played=False)
+    _swap(page, 4, slot=False, played=True)
+    assert not _summary_shown(page)
+    assert errors == []
+
+
+def test_card_ranks_sit_inside_their_cards_on_a_right_to_left_page(page: Any) -> None:
+    """Measured: on a dir="rtl" page (Urdu) every card's rank letter is inside its card."""
+    from game.render import card_svg
+
+    cards = "".join(
+        f'<span class="card-static" style="display:inline-block;width:120px">{card_svg(c)}</span>'
+        for c in ("KD", "TS", "2H", "AC")
+    )
+    page.set_content(f'<html lang="ur" dir="rtl"><body><main>{cards}</main></body></html>')
+    page.add_style_tag(path=str(ROOT / "static" / "css" / "table.css"))
+    outside = page.evaluate(
+        """() => Array.from(document.querySelectorAll("svg.card-face")).filter(svg => {
+          const box = svg.getBoundingClientRect();
+          const t = svg.querySelector("text").getBoundingClientRect();
+          return t.left < box.left || t.right > box.left + box.width / 2;
+        }).length"""
+    )
+    assert outside == 0
+
+
+@pytest.mark.parametrize("lang", ["ur", "en", "hi"])
+def test_the_hand_is_on_the_first_screen_of_a_phone_and_a_laptop(
+    browser: Any, site: Site, artifacts_dir: Path, lang: str
+) -> None:
+    """The guest line is one short line and the options sit below the table, so the cards
+    (the five to choose trump from, too) show without scrolling at 390x844 and 1280x900."""
+    for width, height in ((390, 844), (1280, 900)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        _play_now(page, site, lang)
+        page.wait_for_selector("#table-live .hand-cards .card")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        bottom = page.evaluate(
+            "() => Math.max(...Array.from(document.querySelectorAll('#table-live .hand-cards"
+            " .card')).map(c => c.getBoundingClientRect().bottom))"
+        )
+        page.screenshot(path=str(artifacts_dir / f"tables-fold-{lang}-{width}.png"))
+        assert bottom <= height, (lang, width, bottom)
+        # The options come after the table, not before it.
+        order = page.evaluate(
+            "() => !!(document.getElementById('table-live').compareDocumentPosition("
+            "document.querySelector('.table-tools')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+        )
+        assert order
+        context.close()

@@ -176,5 +176,18 @@ def test_the_fetched_summary_announces_the_result_and_the_last_trick(client: Cli
     finished = states.load(table).hands[0]
     if finished.result is not None and finished.result.kind != "redeal":
         assert "won the trick." in region.group(1)
+    # What the result is worth, and the match's target (a Rung table: first to 52).
+    worth = re.search(r'<p class="points-explained"[^>]*>(.*?)</p>', html, re.S)
+    assert worth and "First to 52 points wins the match." in worth.group(1)
     ur = client.get(f"/ur/play/{table.pk}/summary/1/").content.decode()
     assert english_left(ur, "ur", allowed={"SHA", "Python"}) == []
+
+
+# --- the auto-play option says what it does --------------------------------------------
+
+
+def test_the_auto_play_option_says_when_it_plays_in_plain_words(client: Client) -> None:
+    page = client.get(client.post("/en/play/now/")["Location"]).content.decode()
+    label = re.search(r'<label><input type="checkbox" id="autoplay-forced">([^<]+)</label>', page)
+    assert label and label.group(1).strip() == "When only one card can be played, play it for me"
+    assert "forced" not in label.group(1)

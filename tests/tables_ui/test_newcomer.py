@@ -16,7 +16,7 @@ from game.engine import courtpiece as cp
 from game.render import _describe, _Seats, card_name, suit_name, table_frame_html
 from tests.language import english_left
 
-from .payloads import payload
+from .payloads import RULESETS, payload
 
 ALL_CARDS = [r + s for s in "SHDC" for r in "AKQJT98765432"]
 
@@ -85,7 +85,7 @@ def test_the_fourth_card_stays_with_the_trick_until_the_next_card_and_the_winner
     assert "trick-winner" not in html and "Won the trick" not in html
 
 
-@pytest.mark.parametrize(("lang", "words"), [("ur", "چال"), ("hi", "हाथ")])
+@pytest.mark.parametrize(("lang", "words"), [("ur", "چال"), ("hi", "चाल")])
 def test_the_trick_winner_is_said_in_urdu_and_hindi(lang: str, words: str) -> None:
     html = table_frame_html(payload(_trick_just_won(), 2), lang)
     winner = re.search(r'class="trick-winner"[^>]*>([^<]+)<', html)
@@ -267,3 +267,147 @@ def test_no_verb_after_a_card_name_has_to_agree_with_it(lang: str) -> None:
                 assert name in said
                 after = said.split(name, 1)[1]
                 assert after.strip() in ("۔", "।"), said
+
+
+# --- who chose trump --------------------------------------------------------------------
+
+
+def _bar(html: str) -> str:
+    start = html.index('<div class="table-bar"')
+    return html[start : html.index("</div>", start) + 6]  # the bar holds no other <div>
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "chose {suit} as trump"), ("ur", "کو ترپ چُنا"), ("hi", "को तुरुप चुना")],
+)
+def test_the_status_bar_says_who_chose_trump_and_the_hakim_badge_explains_itself(
+    lang: str, words: str
+) -> None:
+    m = _play_until(
+        cp.Match(cp.Rules(variant="rung"), seed="who-called", chain=50),
+        lambda m: m.hand.phase == "play",
+    )
+    caller, trump = m.hand.caller, m.view(0)["hand"]["trump"]
+    assert caller is not None and trump
+    viewer = (caller + 1) % 4  # someone else chose: their name is said
+    html = table_frame_html(payload(m, viewer), lang)
+    with translation.override(lang):
+        who = _Seats(payload(m, viewer)).name(caller)
+        suit = suit_name(trump)
+    bar = _bar(html)
+    assert 'data-testid="trump-chosen"' in bar
+    assert who in bar and suit in bar and words.format(suit=suit) in bar
+    assert 'class="badge caller" title="' in html
+    if lang != "en":
+        assert english_left(bar, lang, allowed={"UTC"}) == []  # the clock's own words
+    # The caller themself is told in the second person.
+    mine = _bar(table_frame_html(payload(m, caller), "en"))
+    with translation.override("en"):
+        assert f"You chose {suit_name(trump)} as trump." in mine
+
+
+def test_a_hidden_trump_is_said_to_be_chosen_without_its_suit() -> None:
+    m = _play_until(
+        cp.Match(cp.Rules(variant="hidden"), seed="who-hid", chain=50),
+        lambda m: m.hand.phase == "play",
+    )
+    caller = m.hand.caller
+    assert caller is not None and m.view(0)["hand"]["hidden"]["placed"]
+    viewer = (caller + 1) % 4
+    bar = _bar(table_frame_html(payload(m, viewer), "en"))
+    assert "chose a hidden trump." in bar
+    for s in ("Spades", "Hearts", "Diamonds", "Clubs"):
+        assert f"chose {s}" not in bar
+
+
+# --- the hand never moves ---------------------------------------------------------------
+
+
+def test_choices_come_below_the_hand_so_the_cards_stay_put_and_the_claim_is_quiet() -> None:
+    """The claim is offered only when leading; above the hand it pushed the cards ~100 px
+    down and up between tricks. Every choice panel comes after the hand, and a panel with
+    only the claim in it is the quiet (minor) one."""
+    m, seat = _claim_offered()
+    html = table_frame_html(payload(m, seat), "en")
+    assert html.index('<section class="my-hand"') < html.index('<section class="choices minor"')
+    # Choosing trump: the five cards first, then what to choose; not the quiet panel.
+    m = cp.Match(cp.Rules(variant="rung"), seed="below", chain=50)
+    chooser = m.to_move
+    assert chooser is not None
+    html = table_frame_html(payload(m, chooser), "en")
+    assert html.index('<section class="my-hand"') < html.index('<section class="choices"')
+
+
+# --- what the score means -----------------------------------------------------------------
+
+
+def _ended(variant: str, options: dict[str, Any], seed: str) -> cp.Match:
+    """The match just after its first hand that was not a redeal ended."""
+    m = cp.Match(cp.Rules(variant=variant, **options), seed=seed, chain=50)
+    return _play_until(
+        m, lambda m: bool(m.hands) and m.hands[-1].view(0)["result"]["kind"] != "redeal"
+    )
+
+
+@pytest.mark.parametrize(("variant", "options"), RULESETS)
+def test_the_summary_says_in_one_sentence_what_the_result_is_worth(
+    variant: str, options: dict[str, Any]
+) -> None:
+    """RULES CP-RUNG-3 (7, 13, 52, 82 points), CP-SS-5 (1 a hand), CP-HK-6 (the bid, or
+    double it lost): the sentence carries the engine's own number for this result."""
+    m = _ended(variant, options, "worth")
+    result = m.hands[-1].view(0)["result"]
+    html = table_frame_html(payload(m, 0), "en")
+    found = re.search(r'<p class="points-explained"[^>]*>(.*?)</p>', html, re.S)
+    assert found, (variant, result["kind"])
+    sentence = found.group(1)
+    n = abs(next((p for p in result["points"] if p), 0))
+    assert re.search(rf"\b{n}\b", sentence), (sentence, result)
+    if variant == "rung" and result["kind"] == "win":
+        assert "7 of the 13 tricks win the hand, and a win scores 7 points." in sentence
+    # The target of the match comes with it, and in the status bar with what a hand is worth.
+    assert "wins the match" in sentence or "loses the match" in sentence
+    bar = _bar(html)
+    assert 'data-testid="goal"' in bar and ("wins the match" in bar or "loses the match" in bar)
+    for lang in ("ur", "hi"):
+        html = table_frame_html(payload(m, 0), lang)
+        found = re.search(r'<p class="points-explained"[^>]*>.*?</p>', html, re.S)
+        assert found and english_left(found.group(0), lang) == []
+        assert english_left(_bar(html), lang, allowed={"UTC"}) == []
+
+
+def test_each_rung_result_kind_has_its_own_points_sentence() -> None:
+    from game.render import points_explained
+
+    with translation.override("en"):
+        for kind, n in (("win", 7), ("court", 13), ("baawan", 52), ("biyasi", 82)):
+            text = points_explained("rung", {"kind": kind, "winner": 1, "points": [0, n]})
+            assert str(n) in text, kind
+        made = {"kind": "made", "winner": 0, "points": [9, 0], "contract": [9, 0]}
+        assert "gain 9 points" in points_explained("hukum", made)
+        missed = {"kind": "set", "winner": 1, "points": [-18, 0], "contract": [9, 0]}
+        assert "lose 18 points" in points_explained("hukum", missed)
+
+
+# --- Hindi words at the table -------------------------------------------------------------
+
+
+def test_hindi_table_says_turup_for_trump_and_chaal_for_a_trick_and_keeps_rung_the_game() -> None:
+    """"रंग" is the game's name and "हुकुम" both spades (CP-12) and a variant; a trump label
+    "रंग हुकुम" read as either. At the table trump is "तुरुप" and a trick "चाल" ("हाथ"
+    reads as the hand), and "रंग" is left to the game's name."""
+    m = _play_until(
+        cp.Match(cp.Rules(variant="rung"), seed="hindi-words", chain=50),
+        lambda m: m.hand.phase == "play" and len(m.view(0)["hand"]["completed_tricks"]) >= 1,
+    )
+    html = table_frame_html(payload(m, 0), "hi")
+    trump = re.search(r'<p class="trump"><span class="label">([^<]+)</span>', html)
+    assert trump and trump.group(1) == "तुरुप"
+    head = re.search(r'<table class="teams">.*?</thead>', html, re.S)
+    assert head and "चालें" in head.group(0) and "हाथ" not in head.group(0)
+    assert '<p class="variant">रंग</p>' in html
+    rest = html.replace('<p class="variant">रंग</p>', "")
+    assert "रंग" not in rest and "हाथ" not in rest
+    with translation.override("hi"):
+        assert suit_name("S") == "हुकुम"  # the suit keeps its name (RULES CP-12)

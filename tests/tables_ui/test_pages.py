@@ -74,7 +74,7 @@ def test_home_has_play_now_and_a_guest_gets_a_started_rung_table(client: Client)
     assert page.status_code == 200
     assert f'ws-connect="/ws/tables/{table_id}/?format=html&amp;lang=en"' in html
     assert 'id="table-live"' in html and 'id="table-announce"' in html
-    assert "Sign up to keep your statistics" in html
+    assert "Sign up to keep your ratings" in html and "Guest game: not rated." in html
     assert "/static/vendor/htmx/htmx-2.0.11.min.js" in html
 
 

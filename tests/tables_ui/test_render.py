@@ -117,7 +117,9 @@ def check_frame(m: cp.Match, seat: int | None, version: int) -> str:
         with translation.override("en"):
             named = names_in(seen.labels) | set(seen.codes)
         assert named <= visible_cards({"hand": p["last_hand"]})
-        assert not seen.buttons and not seen.forms
+        # No move in the summary: its one button only closes it (static/js/table.js).
+        assert not seen.forms
+        assert all(b.get("type") == "button" and "data-close-summary" in b for b in seen.buttons)
     s = scan(html)
     # Legal actions are exactly the action forms (no more, no fewer), each ws-send with the
     # version the client saw; every button is in one of them.
@@ -348,3 +350,23 @@ def test_a_young_next_hand_asks_the_page_for_the_last_hands_summary() -> None:
     html = table_frame_html(p, "en")
     assert 'hx-get="summary/1/" hx-trigger="load"' in html
     assert 'class="hand-summary"' not in html
+
+
+def test_every_card_svg_is_drawn_left_to_right_even_on_an_urdu_page() -> None:
+    """An Urdu page is right to left; a card's rank <text> inherited that and hung off the
+    card's top-left corner. Every card, back and pip <svg> says direction="ltr" itself, and
+    table.css (shared by the table and the replay page) says it too."""
+    from pathlib import Path
+
+    m = cp.Match(cp.Rules(variant="rung"), seed="ltr-cards", chain=50)
+    while m.hand.phase != "play":
+        m = m.apply(next(a for a in m.legal_actions() if a.startswith("call:")))
+    m = m.apply(m.legal_actions()[0])
+    html = table_frame_html(payload(m, 0), "ur")
+    svgs = re.findall(r"<svg\b[^>]*>", html)
+    assert len([s for s in svgs if "card-face" in s]) >= 13
+    assert svgs and all('direction="ltr"' in s for s in svgs), [
+        s for s in svgs if 'direction="ltr"' not in s
+    ][:3]
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "table.css").read_text()
+    assert re.search(r"svg\.card-face[^{]*\{[^}]*direction:\s*ltr", css)
