@@ -186,7 +186,11 @@ class TableConsumer(_NoConnectionHop):
             return
         if event["version"] < self.last_version:
             return  # a notice overtaken by a newer frame (sent on connect, say)
-        await self._send_frame(frames[services.frame_key(seat)], event["version"])
+        text = frames.get(services.frame_key(seat))
+        if text is None:  # never for a held seat or a spectator; the full path if so
+            await self._send_state()
+            return
+        await self._send_frame(text, event["version"])
 
     async def table_emote(self, event: dict[str, Any]) -> None:
         frame = {"type": "emote", "seat": event["seat"], "emote": event["emote"]}

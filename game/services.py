@@ -380,15 +380,18 @@ def _notice(table: Table, seats: list[Seat], game_state: Any = None) -> dict[str
     spectators'), built once from the rows and state the writer already holds, so the
     sockets need no database read of their own. Each socket sends only the frame of the
     seat its owner holds (``owners``); the others never leave the server."""
-    common = _common(table, seats)
-    frames = {
-        frame_key(seat): frame_json(_payload(table, seats, seat, game_state, common))
-        for seat in [None, *range(len(seats))]
-    }
     owners = [
         [s.user_id if s.user_id is not None else None, owner_digest(s.guest_key)]
         for s in seats
     ]
+    common = _common(table, seats)
+    # A seat nobody holds (a bot's, an empty one) has no socket to send its frame to:
+    # seat_from_owners never names it, so its frame is not built.
+    held = [n for n, (user, digest) in enumerate(owners) if user is not None or digest]
+    frames = {
+        frame_key(seat): frame_json(_payload(table, seats, seat, game_state, common))
+        for seat in [None, *held]
+    }
     return {"type": "table.changed", "version": table.version, "owners": owners,
             "frames": frames}
 
