@@ -164,6 +164,8 @@ def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untype
 def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     """py-spy (pip install py-spy) sampling the tables' server for the nominal window."""
     spy = str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        raise SystemExit(f"--profile needs py-spy next to {sys.executable}: pip install py-spy")
     form = "raw" if args.profile.endswith(".txt") else "flamegraph"
     return subprocess.Popen(
         [spy, "record", "--pid", str(pid), "--duration", str(int(args.warmup + args.seconds)),
