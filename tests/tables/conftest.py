@@ -8,7 +8,10 @@ own thread, against pytest-django's test database.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
+import os
 import random
 import re
 from collections.abc import Awaitable, Callable, Iterator
@@ -53,14 +56,33 @@ def _tables_env(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     cache.clear()
 
 
+# No test body takes a tenth of this: past it, it is stuck.
+BODY_SECONDS = float(os.environ.get("TEST_BODY_SECONDS", "180"))
+
+
+def _stacks() -> str:
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        task.print_stack(file=out)
+    return out.getvalue()
+
+
 def run(body: Callable[[], Awaitable[Any]]) -> Any:
-    """Run an async test body to the end, then stop the clock it may have started."""
+    """Run an async test body to the end, then stop the clock it may have started. A body
+    that does not finish in BODY_SECONDS fails with every task's stack (a hang is a
+    failure that says where, not a CI run that never ends)."""
 
     async def wrapped() -> Any:
+        task = asyncio.ensure_future(body())
         try:
-            return await body()
+            done, _pending = await asyncio.wait({task}, timeout=BODY_SECONDS)
+            if not done:
+                stacks = _stacks()
+                task.cancel()
+                raise AssertionError(f"the test body hung; its tasks:\n{stacks}")
+            return task.result()
         finally:
-            await clock.stop()
+            await asyncio.wait_for(clock.stop(), 30)
 
     return async_to_sync(wrapped)()
 
