@@ -76,7 +76,7 @@ def test_home_header_is_one_row_with_a_working_menu(
         assert rows["count"] == 2, rows
         assert rows["height"] < 80, rows
         assert _visible_nav(page, lang) == []
-        assert page.locator(".play-now button").is_visible()
+        assert page.locator("[data-testid='home-play-now']").is_visible()
         page.screenshot(path=str(artifacts_dir / f"home-{lang}-{width}.png"), full_page=True)
         summary.click()
         assert _visible_nav(page, lang) == list(NAV)
