@@ -687,7 +687,8 @@ def _bg_steps(game: bg.Game) -> list[dict[str, Any]]:
     ]
     if dice:
         out[0]["dice"] = f"{dice[0]}-{dice[1]}"
-    for seat, action in game.history:
+    history = list(game.history)
+    for index, (seat, action) in enumerate(history):
         row: dict[str, Any] = {"seat": seat, "action": action}
         if action == "roll":
             roll_index += 1
@@ -695,6 +696,12 @@ def _bg_steps(game: bg.Game) -> list[dict[str, Any]]:
             row["text"] = bgrender.action_label("roll")
             if dice:
                 row["dice"] = f"{dice[0]}-{dice[1]}"
+            following = history[index + 1] if index + 1 < len(history) else None
+            if following is not None and following[0] != seat:
+                # A roll with no legal play: the engine passes the turn without a move,
+                # so the board is now seen from the other player, who rolls next.
+                pos = pos.swapped()
+                row["text"] = f"{row['text']} · {_('No legal move')}"
         elif action.startswith("move:"):
             pos = bg.apply(pos, action[5:], dice)
             row["text"] = bgboard.describe_play(action[5:]) if action[5:] else _("No legal move")

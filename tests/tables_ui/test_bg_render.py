@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from game import render
 from game.engine import backgammon as bg
@@ -163,3 +164,26 @@ def test_bg_last_move_is_translated(lang: str) -> None:
     line = re.search(r'<p class="bg-last-move"[^>]*>([^<]*)</p>', html)
     assert line is not None
     assert english_left(line.group(0), lang) == []
+
+
+def test_bg_replay_steps_follow_a_roll_with_no_legal_play() -> None:
+    """The engine passes the turn after a roll with no legal play without a move in its
+    history; the replay's board must change sides there too (it raised IllegalMove on
+    the next move, about one game in ten)."""
+    import random
+
+    from game.engine import backgammon as bg
+    from game.views import _bg_steps
+
+    passes = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        game = bg.Game(bg.Rules(cube=True), seed=f"s{seed}", client_seeds=["a", "b"])
+        while not game.is_over:
+            legal = [a for a in game.legal_actions() if not a.startswith("resign")]
+            game = game.apply(rng.choice(legal or game.legal_actions()), game.to_move)
+        with translation.override("en"):
+            rows = _bg_steps(game)  # replays every move against the board it shows
+        passes += sum("No legal move" in row["text"] for row in rows)
+        assert len(rows) == len(game.history) + 1
+    assert passes  # the case was met
