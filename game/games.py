@@ -99,10 +99,11 @@ def _cp_build(
     top: str,
     client_seeds: Sequence[str],
     chain: int,
+    first_hand: tuple[int, Sequence[Sequence[str]]] | None = None,
 ) -> GameState:
     return cp.Match(
         cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
-        chain=chain,
+        chain=chain, first_hand=first_hand,
     )
 
 
@@ -116,10 +117,7 @@ def _cp_build_with_deal(
     dealer: int,
     deal: Sequence[Sequence[str]],
 ) -> GameState:
-    return cp.Match(
-        cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
-        chain=chain, first_hand=(dealer, deal),
-    )
+    return _cp_build(variant, options, target, top, client_seeds, chain, (dealer, deal))
 
 
 def _cp_trick_just_won(match: Any) -> bool:

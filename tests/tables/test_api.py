@@ -184,17 +184,7 @@ def test_the_record_of_a_finished_hand_recomputes_its_deal(users: list[Any]) -> 
     url = f"/api/tables/{table.pk}/record"
     assert client.get(url + "?hand=1").status_code == 404  # not over yet
     assert client.get(url + "?hand=x").status_code == 400
-    rng = random.Random(2)
-    table.refresh_from_db()
-    while not state.load(table).hands:
-        match = state.load(table)
-        if table.seats.get(number=match.to_move).bot:
-            services.fire(table.pk, table.version, Table.BOT)
-        else:
-            services.apply_action(table_id=table.pk, owner=owner(users[0]),
-                                  action=rng.choice(match.legal_actions()),
-                                  expected_version=table.version)
-        table.refresh_from_db()
+    _finish_first_hand(table, users[0])
     data = client.get(url + "?hand=1").json()
     assert set(data) >= {"record", "server_seed", "commitment", "client_seeds", "counter"}
     assert data["counter"] == 0 and data["commitment"] == table.commitment
