@@ -1,6 +1,6 @@
 """Load benchmark of the live tables (issue #9), against a bare Channels anchor.
 
-N tables of JSON WebSocket clients (TABLE_PROTOCOL.md) play on one daphne process over
+N tables of JSON WebSocket clients (docs/TABLE_PROTOCOL.md) play on one daphne process over
 loopback: Court Piece tables of four clients, or with ``--game backgammon`` money games
 of two (random legal plays, the cube taken when offered). Each table is paced: the seat
 to move sends one action every ``1 / rate`` seconds at most (and never before it has seen

@@ -1,4 +1,4 @@
-"""The JSON HTTP API of the live tables, exactly as TABLE_PROTOCOL.md describes it.
+"""The JSON HTTP API of the live tables, exactly as docs/TABLE_PROTOCOL.md describes it.
 
 Every POST needs the ``X-CSRFToken`` header (the ``csrftoken`` cookie's value); errors are
 ``{"error": "…", "code": "…"}`` with 400, 403, 404 or 409, also for a failed CSRF check.

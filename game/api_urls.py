@@ -1,4 +1,4 @@
-"""/api/…: the live tables' JSON API (TABLE_PROTOCOL.md). Paths take no trailing slash,
+"""/api/…: the live tables' JSON API (docs/TABLE_PROTOCOL.md). Paths take no trailing slash,
 as the protocol writes them; one is accepted too."""
 
 from django.urls import URLPattern, path

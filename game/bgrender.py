@@ -1,4 +1,4 @@
-"""The live backgammon table as HTML, from one TABLE_PROTOCOL "state" payload (issue #10).
+"""The live backgammon table as HTML, from one docs/TABLE_PROTOCOL.md "state" payload (issue #10).
 
 ``game.render.table_frame_html`` hands a payload whose game is ``"backgammon"`` here, so
 the consumer, the table page and the socket are the Court Piece ones. The frame carries:

@@ -7,7 +7,7 @@ A table's settings:
   ``auto_doubles``, ``start``) and ``bot_level`` ("easy" = 0-ply, "medium" = 1-ply; the
   level of every bot move at the table, also one played for a player whose timer ran
   out). Stored as given; ``bot_level`` is not passed to the engine.
-* ``length`` (TABLE_PROTOCOL): 0 for a money game, 1..25 for a match to that many
+* ``length`` (docs/TABLE_PROTOCOL.md): 0 for a money game, 1..25 for a match to that many
   points. It is stored in ``Table.target`` (the match target of Court Piece), so no new
   column is needed; ``table_info`` shows it as ``length`` as well.
 

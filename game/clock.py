@@ -36,7 +36,9 @@ from game.db import socket_db as database_sync_to_async
 
 log = logging.getLogger(__name__)
 
-MAX_SLEEP = 5.0  # a safety net: even a lost wake-up delays a deadline at most this long
+# A safety net: even a lost wake-up delays a deadline at most this long. Writes wake the
+# clocks only for deadlines sooner than this (services.WAKE_WITHIN).
+MAX_SLEEP = services.WAKE_WITHIN
 REJOIN = 600.0  # re-join the wake-up group well inside channels-redis' group expiry (1 day)
 
 _task: asyncio.Task[None] | None = None

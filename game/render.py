@@ -1,4 +1,4 @@
-"""The live table as HTML, drawn from one TABLE_PROTOCOL "state" payload.
+"""The live table as HTML, drawn from one docs/TABLE_PROTOCOL.md "state" payload.
 
 `table_frame_html(payload, lang)` is what the consumer sends to a browser socket
 (`format=html`) for every state frame; `error_html(code, message, lang)` for an error.

@@ -5,7 +5,7 @@ clock and a player, are serialised on it; the version check then refuses whateve
 decided against an older state. Broadcasts leave only after the commit
 (``transaction.on_commit``), so nobody ever hears of an action that was not stored.
 
-Messages in :class:`TableError` are plain English for programs (TABLE_PROTOCOL.md); pages
+Messages in :class:`TableError` are plain English for programs (docs/TABLE_PROTOCOL.md); pages
 turn the ``code`` into words in the reader's language.
 
 Ratings: a match is rated when all its seats were taken by accounts at the start (no
@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "tables-lobby"
 CLOCK_GROUP = "tables-clock"
+# Every clock looks at the deadlines at least this often (clock.MAX_SLEEP), so a deadline
+# further off than this needs no wake-up: the clock's next round finds it in time. A move
+# timer (30 s) then costs no wake-up, and no clock round of two queries, per move.
+WAKE_WITHIN = 5.0
 EMOTES = ("hello", "well_played", "oops", "thanks", "wow", "good_game")
 CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MOVE_SECONDS_MAX = 600  # the per-move timer a table may choose, in seconds, up to this
@@ -114,7 +118,7 @@ def owner_from_scope(scope: dict[str, Any]) -> Owner:
 
 
 class TableError(Exception):
-    """A refusal: ``code`` is TABLE_PROTOCOL.md's (or bad_request, forbidden, conflict,
+    """A refusal: ``code`` is docs/TABLE_PROTOCOL.md's (or bad_request, forbidden, conflict,
     not_found, needs_account, not_over), ``message`` says why in English."""
 
     STATUS: ClassVar[dict[str, int]] = {
@@ -288,7 +292,7 @@ def copied_from(table: Table) -> dict[str, int] | None:
 
 
 def state_payload(table_id: int, seat: int | None) -> dict[str, Any]:
-    """TABLE_PROTOCOL's ``state`` frame for ``seat`` (None: a spectator)."""
+    """docs/TABLE_PROTOCOL.md's ``state`` frame for ``seat`` (None: a spectator)."""
     table, seats = _table_and_seats(table_id)
     return _payload(table, seats, seat)
 
@@ -563,6 +567,13 @@ _DEADLINE_FIELDS = ("deadline_at", "deadline_kind", "deadline_version")
 _PLAY_FIELDS = ("version", "moved_at", "status", "finished_at", *_DEADLINE_FIELDS)
 
 
+def _wakes_clock(table: Table) -> bool:
+    """Whether the deadline just set may be due before every clock's next round."""
+    if table.deadline_at is None:
+        return False
+    return (table.deadline_at - timezone.now()).total_seconds() < WAKE_WITHIN
+
+
 def _save_table(table: Table, fields: tuple[str, ...] | None = None) -> None:
     table.save(update_fields=fields)
 
@@ -589,7 +600,7 @@ def _append(
     _save_table(table, _PLAY_FIELDS)
     states.remember(table, table.version, new_state)
     _broadcast(
-        table, seats, new_state, wake=table.deadline_at is not None, lobby=new_state.is_over
+        table, seats, new_state, wake=_wakes_clock(table), lobby=new_state.is_over
     )
     return new_state
 
@@ -1110,7 +1121,7 @@ def _start(table: Table) -> None:
     _save_table(table)
     states.remember(table, 0, game_state)
     _broadcast(
-        table, seats, game_state, wake=table.deadline_at is not None, lobby=not table.private
+        table, seats, game_state, wake=_wakes_clock(table), lobby=not table.private
     )
 
 
@@ -1190,7 +1201,7 @@ def leave_seat(*, table_id: int, owner: Owner) -> Table:
             else:
                 _set_deadline(table, seats, states.load(table), now)
             _save_table(table)
-        _broadcast(table, seats, wake=table.deadline_at is not None, lobby=not table.private)
+        _broadcast(table, seats, wake=_wakes_clock(table), lobby=not table.private)
     return table
 
 
@@ -1282,7 +1293,7 @@ def _recount(table: Table, seats: list[Seat], numbers: list[int], *, back: bool)
         game_state = states.load(table)
         _set_deadline(table, seats, game_state, now)
         _save_table(table, _DEADLINE_FIELDS)
-    _broadcast(table, seats, game_state, wake=table.deadline_at is not None)
+    _broadcast(table, seats, game_state, wake=_wakes_clock(table))
 
 
 def _heartbeat() -> None:

@@ -2,7 +2,7 @@
 the guide cite has an entry there, so a new citation without one fails here.
 
 A citation is an ID in any text (`# CP-HID-4`, "RULES.md CP-SS-5") or in a test's name as
-COMMON.md asks (`test_cp_hid_4_…`, `test_bg_14_…`). An entry is a list item that starts with
+the tests are named (`test_cp_hid_4_…`, `test_bg_14_…`). An entry is a list item that starts with
 the ID in bold (`- **CP-HID-4** …`).
 """
 
@@ -109,6 +109,27 @@ def test_each_rule_has_one_entry_in_its_own_section() -> None:
 def test_the_docs_point_inside_the_repository() -> None:
     for name in ("README.md", "Makefile", "docs/RULES.md"):
         text = (ROOT / name).read_text(encoding="utf-8")
-        assert "shared/RULES.md" not in text, name
+        assert "shared/" not in text, name
         assert "seeds/" not in text, name
-    assert "docs/RULES.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for doc in ("docs/RULES.md", "docs/ENGINE_CONTRACT.md", "docs/TABLE_PROTOCOL.md"):
+        assert doc in readme and (ROOT / doc).is_file(), doc
+
+
+CONTRACTS = re.compile(r"(?<![\w/])(ENGINE_CONTRACT|TABLE_PROTOCOL)(\.md)?\b")
+FOREIGN = ("COMMON.md", "shared/", "decisions document")
+
+
+def test_code_cites_the_contracts_by_their_place_in_the_repository() -> None:
+    """A comment or docstring names docs/ENGINE_CONTRACT.md, not a file only some
+    checkout beside the repository has."""
+    wrong = []
+    for folder in ("game", "tutorials", "guide", "accounts", "site", "bench", "tests"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path.name == "test_docs.py":
+                continue  # this file names them to look for them
+            text = path.read_text(encoding="utf-8")
+            for n, line in enumerate(text.splitlines(), 1):
+                if CONTRACTS.search(line) or any(f in line for f in FOREIGN):
+                    wrong.append(f"{path.relative_to(ROOT)}:{n}")
+    assert wrong == []

@@ -2,7 +2,7 @@
 
 A step holds only a position (a Court Piece deal and the actions played on it, or a
 backgammon Position ID and dice) and what it asks. Which answers are right is never
-written down: `correct()` works it out from the engine's public surface (ENGINE_CONTRACT.md)
+written down: `correct()` works it out from the engine's public surface (docs/ENGINE_CONTRACT.md)
 each time, so a lesson can never disagree with the tables. A step whose data makes no
 sense to the engine (an illegal action, no wrong option to choose, a question with no
 answer) raises `LessonError` when it is built; tests build every step.

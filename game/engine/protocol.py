@@ -1,4 +1,4 @@
-"""The one protocol every game state speaks (``ENGINE_CONTRACT.md``, "One protocol").
+"""The one protocol every game state speaks (``docs/ENGINE_CONTRACT.md``, "One protocol").
 
 Tables, bots, lessons and replays drive ``courtpiece.Hand``, ``courtpiece.Match``,
 ``backgammon.Game`` and ``backgammon.Match`` through this surface only, so none of them

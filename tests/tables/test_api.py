@@ -1,4 +1,4 @@
-"""The JSON HTTP API: TABLE_PROTOCOL.md's shapes, CSRF, and 400/403/404/409 with
+"""The JSON HTTP API: docs/TABLE_PROTOCOL.md's shapes, CSRF, and 400/403/404/409 with
 {"error": …} that change nothing."""
 
 from __future__ import annotations

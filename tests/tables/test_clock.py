@@ -16,7 +16,7 @@ from game import clock, services, state
 from game.games import GAMES
 from game.models import Action, Table
 
-from .conftest import owner, run
+from .conftest import four_player_table, owner, run
 
 
 def _tables_waiting_on_bots(users: list[Any], count: int) -> list[Table]:
@@ -157,3 +157,37 @@ def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
                 expected_version=table.version,
             )
     raise AssertionError("no new hand began with a bot to move")
+
+
+def _groups_told(table: Table, user: Any) -> list[str]:
+    """The groups the broadcasts of one legal move by ``user`` at ``table`` went to."""
+    table.refresh_from_db()
+    legal = [a for a in state.load(table).legal_actions() if a not in ("redeal", "claim")]
+    _version, held = services.hold_broadcasts(
+        services.apply_action, table_id=table.pk, owner=owner(user), action=legal[0],
+        expected_version=table.version,
+    )
+    return [group for group, _message in held]
+
+
+def test_a_far_deadline_does_not_wake_the_clocks_a_near_one_does(users: list[Any]) -> None:
+    # A 30 s move timer is found by every clock's next round (they look at least every
+    # clock.MAX_SLEEP seconds): waking them on each move would cost a clock round per move.
+    table = four_player_table(users, move_seconds=30)
+    for seat in range(4):
+        services.seat_connected(table_id=table.pk, seat=seat)
+    table.refresh_from_db()
+    mover = users[state.load(table).to_move]
+    groups = _groups_told(table, mover)
+    table.refresh_from_db()
+    assert table.deadline_kind in (Table.MOVE, Table.CALL)
+    assert services.group_name(table.pk) in groups
+    assert services.CLOCK_GROUP not in groups
+    assert services.WAKE_WITHIN == clock.MAX_SLEEP
+    # A bot's move (no pause in tests) is due at once: the clocks are woken for it.
+    [bot_table] = _tables_waiting_on_bots(users, 1)
+    while bot_table.deadline_kind == Table.BOT:
+        assert services.fire(bot_table.pk, bot_table.version, Table.BOT)
+        bot_table.refresh_from_db()
+    assert bot_table.status == Table.PLAYING and state.load(bot_table).to_move == 0
+    assert services.CLOCK_GROUP in _groups_told(bot_table, users[0])

@@ -1,4 +1,4 @@
-"""Every refused frame gets TABLE_PROTOCOL.md's error, only the sender hears of it, and
+"""Every refused frame gets docs/TABLE_PROTOCOL.md's error, only the sender hears of it, and
 nothing changes: not the version, not the log."""
 
 from __future__ import annotations

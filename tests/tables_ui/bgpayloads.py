@@ -1,4 +1,4 @@
-"""Backgammon state payloads from the real engine, shaped like TABLE_PROTOCOL's "state"
+"""Backgammon state payloads from the real engine, shaped like docs/TABLE_PROTOCOL.md's "state"
 frame (what ``services.state_payload`` sends a seat): the view is ``state.view(seat)``."""
 
 from __future__ import annotations

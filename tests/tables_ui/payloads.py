@@ -1,4 +1,4 @@
-"""State payloads built from the real engine, shaped like TABLE_PROTOCOL's "state" frame."""
+"""State payloads built from the real engine, shaped like docs/TABLE_PROTOCOL.md's "state" frame."""
 
 from __future__ import annotations
 

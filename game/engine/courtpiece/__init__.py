@@ -1,4 +1,4 @@
-"""Court Piece rules engine (docs/RULES.md Part 1). Public surface: ENGINE_CONTRACT.md.
+"""Court Piece rules engine (docs/RULES.md Part 1). Public surface: docs/ENGINE_CONTRACT.md.
 
     from game.engine import courtpiece as cp
     hand = cp.new_hand(cp.Rules(variant="rung"), dealer=3, seed="…")

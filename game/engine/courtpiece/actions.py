@@ -1,7 +1,7 @@
 """The vocabulary of a hand: its phases and its canonical action strings.
 
 Every action string is parsed once, at import, into ``(kind, argument)``: ``apply`` is
-then a dict lookup, not parsing. The strings are ENGINE_CONTRACT.md's (``call:S``,
+then a dict lookup, not parsing. The strings are docs/ENGINE_CONTRACT.md's (``call:S``,
 ``hide:9H``, ``bid:8H``, ``play:QH``, ``pass``, ...).
 """
 

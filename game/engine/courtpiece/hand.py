@@ -105,6 +105,10 @@ class Hand:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable: apply() returns a new state")
 
+    def __delattr__(self, name: str) -> None:
+        # Deleting a field would quietly fall back to the class default.
+        raise AttributeError("Hand is immutable: apply() returns a new state")
+
     # ------------------------------------------------------------------ public surface
     @property
     def is_over(self) -> bool:
@@ -313,8 +317,8 @@ class Hand:
     # One per action kind (the table _WHY below): why that action is refused now.
     def _why_timeout(self, _: int) -> str:
         return (
-            "timeout is applied by the table only while trump is being called in "
-            "Single Sar, Hidden Rung or Double Sar"
+            "timeout is applied by the table only while trump is being called, in a game "
+            "whose calling has a timer"
         )
 
     def _why_play(self, card: int) -> str:
@@ -342,14 +346,14 @@ class Hand:
         if (why := self._why_not_calling("call")) is not None:
             return why
         if self.rules.calling.hides:
-            return "in Hidden Rung the caller hides a card ('hide:XX') instead of naming a suit"
+            return "in this game the caller hides a card ('hide:XX') instead of naming a suit"
         return f"cannot call {SUIT_NAMES[suit]}: none of your first five cards is one"
 
     def _why_hide(self, card: int) -> str:
         if (why := self._why_not_calling("hide")) is not None:
             return why
         if not self.rules.calling.hides:
-            return "only Hidden Rung hides a trump card"
+            return "this game does not hide a trump card"
         return f"{CARD_STR[card]} is not one of your first five cards"
 
     def _why_redeal(self, _: int) -> str:

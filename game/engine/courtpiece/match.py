@@ -141,6 +141,9 @@ class Match:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Match is immutable: apply() returns a new state")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Match is immutable: apply() returns a new state")
+
     def _set(self, **values: Any) -> None:
         # Only on a Match being built (in __init__ or apply), never one anyone holds.
         for name, value in values.items():

@@ -282,6 +282,9 @@ class Rules:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Rules is immutable")
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Rules is immutable")
+
     def __getattr__(self, name: str) -> Any:
         # Options read as attributes: rules.court, rules.ace_rule, ...
         values = object.__getattribute__(self, "_values")

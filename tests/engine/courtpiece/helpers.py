@@ -2,7 +2,7 @@
 
 Every rule test builds an explicit deal (four ordered lists of 13 cards: the first five
 are the first-round cards, the last is the 13th card, CP-4) and drives the engine only
-through the surface in ENGINE_CONTRACT.md and the lead's decisions document. These
+through the surface in docs/ENGINE_CONTRACT.md and the choices in docs/RULES.md. These
 helpers keep the deals honest (52 distinct real cards) and the scripts short.
 
 Many tests use deals whose outcome is *forced*: whatever legal cards the players choose,

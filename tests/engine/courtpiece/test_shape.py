@@ -99,6 +99,9 @@ def test_match_refuses_attribute_writes_like_hand() -> None:
     ):
         with pytest.raises(AttributeError):
             setattr(state, name, value)
+        with pytest.raises(AttributeError):
+            delattr(state, name)  # would fall back to a class default
+    assert match.hand.phase == "call" and match.rules.variant == "rung"
     with pytest.raises(TypeError):
         match.tally["win"] = (1, 0)  # type: ignore[index]
     with pytest.raises(TypeError):
