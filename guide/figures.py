@@ -112,7 +112,7 @@ def _text(
 # How far a line of text reaches above and below its baseline, in ems, as Chromium draws
 # the page's font: Nastaliq's tall letters and deep descenders need about twice the room of
 # Devanagari or Latin. Labels are stacked from these, so no two lines (and no label and a
-# card) overlap in any language (tests/browser/test_figures.py measures every <text>).
+# card) overlap in any language (tests/browser/test_finish.py measures every <text>).
 _ASCENT_EM = {"ur": 2.0}
 _DESCENT_EM = {"ur": 0.75}
 _GAP = 3  # between a card and its first label, and between two labels

@@ -133,3 +133,46 @@ def test_code_cites_the_contracts_by_their_place_in_the_repository() -> None:
                 if CONTRACTS.search(line) or any(f in line for f in FOREIGN):
                     wrong.append(f"{path.relative_to(ROOT)}:{n}")
     assert wrong == []
+
+
+# A path to a test or a build script, as comments and docs name them ("tests/browser/…py").
+NAMING_FOLDERS = ("game", "tutorials", "guide", "accounts", "site", "bench", "scripts", "docs")
+NAMING_FOLDERS += ("tests", "templates")
+NAMED_FILE = re.compile(r"(?<![\w/.-])((?:tests|scripts)/[\w/.-]*\w\.(?:py|sh|js|md))\b")
+
+
+def named_files_missing(root: Path = ROOT) -> list[str]:
+    """`file:line: path` for each test or script path named in the code or the docs that
+    is not in the repository (a renamed or merged test file leaves such pointers behind)."""
+    sources = [root / name for name in ("README.md", "Makefile", "pyproject.toml")]
+    for folder in NAMING_FOLDERS:
+        sources += sorted((root / folder).rglob("*"))
+    missing = []
+    for path in sources:
+        if (
+            not path.is_file()
+            or path.suffix not in {*SUFFIXES, ".toml", ".sh", ".js", ""}
+            or SKIP_DIRS & set(path.parts)
+            or path == Path(__file__).resolve()  # names made-up files for its own checks
+        ):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for named in NAMED_FILE.findall(line):
+                if not (root / named).is_file():
+                    missing.append(f"{path.relative_to(root)}:{n}: {named}")
+    return missing
+
+
+def test_every_test_or_script_a_comment_names_exists() -> None:
+    assert named_files_missing() == []
+
+
+def test_a_pointer_to_a_missing_test_file_is_found(tmp_path: Path) -> None:
+    (tmp_path / "guide").mkdir()
+    (tmp_path / "guide" / "figures.py").write_text(
+        "# tests/browser/test_finish.py and tests/browser/test_gone.py check this\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tests" / "browser").mkdir(parents=True)
+    (tmp_path / "tests" / "browser" / "test_finish.py").write_text("", encoding="utf-8")
+    assert named_files_missing(tmp_path) == ["guide/figures.py:1: tests/browser/test_gone.py"]
