@@ -45,6 +45,56 @@ def test_privacy_names_what_we_store_and_every_cookie(client: Client) -> None:
             assert f">{cookie}</code>" in html, (lang, cookie)
 
 
+# Numbers as the privacy pages could write them before the word for cookie.
+NUMBER_WORDS = {
+    "en": ("one", "two", "three", "four", "five", "six", "seven", "eight"),
+    "hi": ("एक", "दो", "तीन", "चार", "पाँच", "छह", "सात", "आठ"),
+    "ur": ("ایک", "دو", "تین", "چار", "پانچ", "چھ", "سات", "آٹھ"),
+}
+COOKIE_WORD = {"en": "cookie", "hi": "कुकी", "ur": "کوکی"}
+
+
+def cookie_rows(text: str) -> list[str]:
+    """The cookie names in the privacy page's table, one per row (`| `name`… |`)."""
+    return re.findall(r"^\| `(\w+)`", text, re.M)
+
+
+def cookie_counts_written(lang: str, text: str) -> list[int]:
+    """Every "<number> cookies" the page's prose (title, description, body) says."""
+    words = "|".join(NUMBER_WORDS[lang])
+    found = re.findall(rf"(?<!\w)({words})\s+(?:\w+\s+)?{COOKIE_WORD[lang]}", text, re.I)
+    return [NUMBER_WORDS[lang].index(w.lower()) + 1 for w in found]
+
+
+def test_privacy_says_as_many_cookies_as_its_table_lists_in_every_language() -> None:
+    from django.conf import settings
+    from django.contrib.messages.storage.cookie import CookieStorage
+
+    from guide.content import CONTENT_DIR
+
+    # What the site really sets: the session, CSRF and language cookies and the messages one.
+    sets = {
+        settings.SESSION_COOKIE_NAME,
+        settings.CSRF_COOKIE_NAME,
+        settings.LANGUAGE_COOKIE_NAME,
+        CookieStorage.cookie_name,
+    }
+    for lang in LANGS:
+        text = (CONTENT_DIR / lang / "privacy.md").read_text(encoding="utf-8")
+        rows = cookie_rows(text)
+        assert set(rows) == sets and len(rows) == len(sets), lang
+        assert all(n == len(rows) for n in cookie_counts_written(lang, text)), lang
+    english = (CONTENT_DIR / "en" / "privacy.md").read_text(encoding="utf-8")
+    assert cookie_counts_written("en", english) == [len(sets)]  # the description says it
+
+
+def test_a_wrong_cookie_count_is_caught() -> None:
+    assert cookie_counts_written("en", "and the three cookies the site sets") == [3]
+    assert cookie_counts_written("hi", "साइट चार कुकीज़ रखती है") == [4]
+    assert cookie_counts_written("ur", "سائٹ تین کوکیز رکھتی ہے") == [3]
+    assert cookie_rows("| `a` | x |\n| `b` | y |\n") == ["a", "b"]
+
+
 def test_about_links_the_house_rules(client: Client) -> None:
     for lang in LANGS:
         assert f'href="/{lang}/house-rules/"' in client.get(f"/{lang}/about/").content.decode()
