@@ -5,6 +5,7 @@ picture and the live figures read from the tables."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from baithak import home
@@ -165,6 +166,31 @@ def test_play_backgammon_now_from_the_home_page_seats_a_guest_against_the_bot(
     figures = _live(client.get("/en/").content.decode())
     assert figures["open"] == 0
     assert figures["tables"] == (1 if table.status == Table.PLAYING else 0)
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six")
+
+
+def test_the_readme_describes_the_home_page_as_it_is(client: Client) -> None:
+    """README's "Home page and navigation" names every Play button, says how many live
+    figures there are and how many queries they cost (it said two of each after a third
+    figure and a backgammon button came)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Home page and navigation", 1)[1].split("\n## ", 1)[0]
+    html = client.get("/en/").content.decode()
+    cache.delete(home.LIVE_CACHE_KEY)
+    with CaptureQueriesContext(connection) as queries:
+        home.live_figures()
+    figures = len(_live(html))
+    buttons = re.findall(r'data-testid="home-[\w-]*play-now">([^<]+)<', html)
+    assert figures == 3 and len(buttons) == 2  # what the page shows today
+    assert f"{NUMBER_WORDS[len(queries)]} aggregate queries" in section.lower()
+    assert f"**live figures**, {NUMBER_WORDS[figures]} of them" in section.lower()
+    for label in buttons:
+        assert f"**{label}**" in section, label
 
 
 def test_home_answers_head_and_refuses_post(client: Client) -> None:
