@@ -33,9 +33,11 @@ messages: | $(PY)
 migrate: install messages
 	$(PY) manage.py migrate --noinput
 
+# scripts/serve.py starts the venv's daphne (--websocket_timeout -1 -b HOST -p PORT
+# baithak.asgi:application) and prints the address to open once the port accepts, after
+# daphne's own start-up lines; Ctrl-C stops both.
 run: migrate
-	@echo "Baithak is starting: open http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	$(VENV)/bin/daphne --websocket_timeout -1 -b $(HOST) -p $(PORT) baithak.asgi:application
+	$(PY) scripts/serve.py --host $(HOST) --port $(PORT)
 
 lint: install-test
 	$(VENV)/bin/ruff check .
