@@ -25,6 +25,9 @@ def test_list_page_in_each_language(client: Client, lang: str) -> None:
 
 def test_sitemap_lists_lessons_with_hreflang(client: Client) -> None:
     xml = client.get("/sitemap.xml").content.decode()
+    for lang in ("ur", "hi", "en"):
+        assert f"<loc>http://testserver/{lang}/learn/</loc>" in xml  # the lessons list
+    assert 'hreflang="hi" href="http://testserver/hi/learn/"' in xml
     for lesson in LESSONS:
         for lang in ("ur", "hi", "en"):
             assert f"/{lang}/learn/{lesson.slug}/</loc>" in xml
