@@ -35,17 +35,22 @@ def _lesson_and_text(slug: str) -> tuple[Lesson, LessonText]:
 def _listing(request: HttpRequest) -> list[dict[str, Any]]:
     lang = translation.get_language()
     stars = progress.all_stars(request)
+    runs = progress.all_runs(request)
     rows = []
     for lesson in LESSONS:
         text = get_text(lang, lesson.slug)
         if text is None:
             continue
+        at = runs.get(lesson.slug)
         rows.append(
             {
                 "lesson": lesson,
                 "text": text,
                 "stars": stars.get(lesson.slug, 0),
                 "steps": len(lesson.steps),
+                # The step a run stopped at (the page reopens there); a lesson changed
+                # since to fewer steps reopens at its last, as lesson() does.
+                "at": min(at, len(lesson.steps)) if at is not None else None,
             }
         )
     return rows

@@ -62,3 +62,53 @@ def test_played_tricks_say_who_won_each(client: Client) -> None:
     html = client.get(url).content.decode()
     assert "won by South (you)" in html
     assert "won by North (your partner)" in html
+
+
+def _card(html: str, lang: str, slug: str) -> str:
+    """The list item of one lesson on the lessons list."""
+    import re
+
+    cards = re.findall(r'<li class="lesson-card[^"]*">.*?</li>', html, flags=re.DOTALL)
+    return next(c for c in cards if f'href="/{lang}/learn/{slug}/"' in c)
+
+
+@pytest.mark.parametrize("lang", ["ur", "hi", "en"])
+def test_a_lesson_stopped_half_way_shows_its_step_and_continue(client: Client, lang: str) -> None:
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from tutorials.lessons import BY_SLUG
+
+    lesson = BY_SLUG["follow-suit"]
+    total = len(lesson.steps)
+    assert total >= 4
+    with translation.override(lang):
+        start, cont, again = gettext("Start"), gettext("Continue"), gettext("Play again")
+        at_three = gettext("Step %(n)s of %(total)s") % {"n": 3, "total": total}
+        not_started = gettext("Not started")
+    card = _card(client.get(f"/{lang}/learn/").content.decode(), lang, lesson.slug)
+    assert not_started in card and f">{start}</a>" in card and at_three not in card
+    url = f"/{lang}/learn/{lesson.slug}/"
+    for step in lesson.steps[:2]:  # two steps right: the run stops at step 3
+        client.post(url, {"step": step.id, "answer": sorted(step.correct())[0]})
+    html = client.get(f"/{lang}/learn/").content.decode()
+    card = _card(html, lang, lesson.slug)
+    assert at_three in card, card
+    assert f">{cont}</a>" in card and not_started not in card
+    assert "lesson-card--started" in card
+    if lang != "en":
+        assert english_left(html, lang) == []
+    # A mistake keeps the learner on the step; the list says the same step.
+    client.post(url, {"step": lesson.steps[2].id, "answer": lesson.steps[2].a_wrong_answer()})
+    assert at_three in _card(client.get(f"/{lang}/learn/").content.decode(), lang, lesson.slug)
+    # Finished: stars, and the button plays it again.
+    for step in lesson.steps[2:]:
+        client.post(url, {"step": step.id, "answer": sorted(step.correct())[0]})
+    card = _card(client.get(f"/{lang}/learn/").content.decode(), lang, lesson.slug)
+    assert f">{again}</a>" in card and 'class="stars"' in card and at_three not in card
+    # Started again: Continue once more, beside the stars already won.
+    client.post(url, {"step": lesson.steps[0].id, "answer": sorted(lesson.steps[0].correct())[0]})
+    card = _card(client.get(f"/{lang}/learn/").content.decode(), lang, lesson.slug)
+    with translation.override(lang):
+        at_two = gettext("Step %(n)s of %(total)s") % {"n": 2, "total": total}
+    assert at_two in card and f">{cont}</a>" in card and 'class="stars"' in card
