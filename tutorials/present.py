@@ -38,6 +38,23 @@ def ask_html(step: Step, ask: str) -> SafeString:
     return format_html("{}<strong>{}</strong>{}", before, pictures.card_label(card), after)
 
 
+def why_html(step: Step, why: str) -> SafeString:
+    """The reason shown with the feedback. A reason that states the answer writes
+    ``{answer}`` where the number goes ("... worth {answer} points"): it is filled from the
+    step's own correct(), so the words can never state another number than the engine's.
+    The number keeps its sign on a right-to-left page (an isolated left-to-right run)."""
+    before, placeholder, after = why.partition("{answer}")
+    if not placeholder:
+        return format_html("{}", why)
+    right = step.correct()
+    if len(right) != 1:
+        raise LessonError(f"step {step.id}: {{answer}} in a reason with {len(right)} answers")
+    (value,) = right
+    if "{answer}" in after:
+        raise LessonError(f"step {step.id}: {{answer}} twice in a reason")
+    return format_html('{}<bdi dir="ltr">{}</bdi>{}', before, value, after)
+
+
 def _hand(cards: list[str]) -> list[dict[str, str]]:
     return [
         {"card": c, "label": pictures.card_label(c), "svg": mark_safe(pictures.card_svg(c))}

@@ -16,7 +16,7 @@ from tutorials import labels, progress
 from tutorials import practice as practice_mod
 from tutorials.content import LessonText, get_text
 from tutorials.lessons import BY_SLUG, LESSONS
-from tutorials.present import ask_html, present_step, rule_url
+from tutorials.present import ask_html, present_step, rule_url, why_html
 from tutorials.steps import BgMove, Lesson, Option
 
 
@@ -104,6 +104,7 @@ def _step_context(
         "step": present_step(step),
         "step_text": step_text,
         "ask": ask_html(step, step_text.ask),
+        "why": why_html(step, step_text.why),
         "action": reverse("tutorials:lesson", kwargs={"slug": lesson.slug}),
         "stars": progress.all_stars(request).get(lesson.slug, 0),
         "rule_url": rule_url(step_text.rule_page, step_text.rule_anchor),
