@@ -12,7 +12,9 @@ with ``key: value`` lines, then a blank line, then the explanation in Markdown::
     Everyone must follow the suit that was led ...
 
 `ask` is the question, `why` the reason shown with the feedback (the rule in plain words),
-`rule` the rules page and the anchor of the section that states it.
+`rule` the rules page and the anchor of the section that states it. A question about one
+card writes ``{card}`` for it; a reason that states the answer writes ``{answer}`` for it
+(tutorials.present fills both from the step, so the words cannot disagree with the engine).
 """
 
 from __future__ import annotations

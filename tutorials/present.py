@@ -6,13 +6,18 @@ a wrong answer, and the check happens on the server (steps.Step.check).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from game import bgboard, bgrender
+from game.bgmoves import Turn
+from game.engine import backgammon as bg
 from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
 from tutorials.steps import BgMove, LessonError, Step, TrumpSuit
@@ -36,6 +41,23 @@ def ask_html(step: Step, ask: str) -> SafeString:
     if kind not in ("play", "hide"):
         raise LessonError(f"step {step.id}: {{card}} in a question that is about no card")
     return format_html("{}<strong>{}</strong>{}", before, pictures.card_label(card), after)
+
+
+def why_html(step: Step, why: str) -> SafeString:
+    """The reason shown with the feedback. A reason that states the answer writes
+    ``{answer}`` where the number goes ("... worth {answer} points"): it is filled from the
+    step's own correct(), so the words can never state another number than the engine's.
+    The number keeps its sign on a right-to-left page (an isolated left-to-right run)."""
+    before, placeholder, after = why.partition("{answer}")
+    if not placeholder:
+        return format_html("{}", why)
+    right = step.correct()
+    if len(right) != 1:
+        raise LessonError(f"step {step.id}: {{answer}} in a reason with {len(right)} answers")
+    (value,) = right
+    if "{answer}" in after:
+        raise LessonError(f"step {step.id}: {{answer}} twice in a reason")
+    return format_html('{}<bdi dir="ltr">{}</bdi>{}', before, value, after)
 
 
 def _hand(cards: list[str]) -> list[dict[str, str]]:
@@ -161,17 +183,41 @@ def present_step(step: Step) -> dict[str, Any]:
             for trick in ctx["tricks"]
         ]
     if "board" in ctx:
-        out["board_svg"] = mark_safe(pictures.board_svg(ctx["board"], _("The board")))
         dice = ctx.get("dice")
         out["dice"] = list(dice) if dice and step.widget != "number" else None
         if isinstance(step, BgMove) and dice:
-            # One chooser per die, offering the points the learner has a checker on.
+            # The board itself is the question (drawn in _question.html): no second
+            # picture of it. Without JavaScript, one chooser per die (four for a double)
+            # offers the points the learner has a checker on.
+            out["move_board"] = move_board(step)
             points = [
                 {"value": str(p), "label": _("bar") if p == 25 else str(p)}
                 for p in step.offered()
             ]
+            required = step.uses_every_die()
             out["move_dice"] = [
-                {"n": i + 1, "die": d, "points": points} for i, d in enumerate(dice)
+                {"n": i + 1, "die": d, "points": points, "required": required}
+                for i, d in enumerate(step.dice_to_play)
             ]
+        else:
+            out["board_svg"] = mark_safe(pictures.board_svg(ctx["board"], _("The board")))
         out["cube"] = ctx["cube"]["value"]
     return out
+
+
+def move_board(
+    step: BgMove, steps: Sequence[Sequence[int]] = (), answer: str | None = None
+) -> SafeString:
+    """The live tables' board for a move step (game.bgboard.render_board): interactive,
+    with the steps made so far (``steps``: [src, dst] or [src, dst, die] each, as the
+    board sends them; a step that is part of no legal play raises bg.IllegalMove); or,
+    once ``answer`` is right, the position after that play, to look at. The home board
+    sits where the tables put it by default for the page's language."""
+    home = bgrender.default_home(translation.get_language())
+    if answer is not None:
+        after = bg.Game(bg.Rules(), dice=[(1, 2)], position=step.after(answer)).view(0)
+        return bgboard.render_board(after, home=home)
+    rolled = step.state.apply("roll") if step.state.view(0)["phase"] == "roll" else step.state
+    view = rolled.view(0)
+    turn = Turn(step.pos, list(view["dice"]), steps)
+    return bgboard.render_board(view, turn, home=home)

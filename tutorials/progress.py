@@ -77,6 +77,13 @@ def get_run(request: Any, slug: str) -> dict[str, int]:
     return {"step": int(run.get("step", 0)), "mistakes": int(run.get("mistakes", 0))}
 
 
+def all_runs(request: Any) -> dict[str, int]:
+    """Lesson slug -> the step (1-based) a run stopped at, for every lesson begun and not
+    finished (a finished or restarted lesson has no run)."""
+    runs = request.session.get(SESSION_RUNS, {})
+    return {slug: int((run or {}).get("step", 0)) + 1 for slug, run in runs.items()}
+
+
 def set_run(request: Any, slug: str, run: dict[str, int] | None) -> None:
     runs = dict(request.session.get(SESSION_RUNS, {}))
     if run is None:

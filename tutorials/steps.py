@@ -8,7 +8,8 @@ sense to the engine (an illegal action, no wrong option to choose, a question wi
 answer) raises `LessonError` when it is built; tests build every step.
 
 Widgets (how the learner answers) are few: ``cards`` (click a card), ``choice`` (buttons,
-one per option), ``number`` (type a number) and ``yesno``.
+one per option), ``number`` (type a number), ``yesno``, ``tricks`` (click a card in a
+trick list) and ``move`` (move checkers on the board).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import permutations, product
 from typing import Any, ClassVar
 
 from game.engine import backgammon as bg
@@ -575,53 +577,128 @@ class BgPlay(BgStep):
         return bool(bar > before)
 
 
+MOVE_WANTS = ("legal", "hit", "point", "most-off")
+
+
 @dataclass(eq=False)
 class BgMove(BgStep):
-    """Move the checkers yourself: for each die (not doubles) say which point a checker
-    leaves (25 = the bar). The answer "13,8" with dice (6, 1) is 13/7 then 8/7; it is right
-    when the engine finds that whole play legal."""
+    """Move the checkers yourself, on the board: pick a checker, then where it goes, one
+    click per die (or one for a checker using several), with undo, then confirm. The board
+    is the live tables' (game.bgboard), and its planner (game.bgmoves.Turn) offers only
+    steps that are part of some full legal play (bg.legal_plays), doubles included.
 
+    The answer is the play made, in notation ("13/7 8/7"). Without JavaScript the page
+    offers one chooser per die instead (the point a checker leaves, 25 = the bar), posted
+    as "13,8" in the order of the dice; the engine judges both the same way. `want` says
+    which of the legal plays are right:
+    legal     any legal play;
+    hit       one that sends an opposing checker to the bar;
+    point     one that leaves two or more of the learner's checkers on `point`, which
+              held fewer before (the point is made);
+    most-off  one that bears off as many checkers as any legal play can."""
+
+    want: str = "legal"
+    point: int = 0
     widget: ClassVar[str] = "move"
     SOURCES: ClassVar[tuple[int, ...]] = tuple(range(25, 0, -1))
 
-    def notation(self, sources: tuple[int, ...]) -> str:
+    @property
+    def dice_to_play(self) -> tuple[int, ...]:
+        """The dice one by one, in the order the page offers them (a double four times)."""
         assert self.roll is not None
+        a, b = self.roll
+        return (a,) * 4 if a == b else (a, b)
+
+    @cached_property
+    def plays(self) -> list[bg.Play]:
+        if self.roll is None:
+            raise LessonError(f"step {self.id}: moving needs dice")
+        return bg.legal_plays(self.pos, self.roll)
+
+    def _is_right(self, play: bg.Play) -> bool:
+        if self.want == "legal":
+            return True
+        if self.want == "hit":
+            # The opponent's bar after the play (the opponent is on roll in `after`).
+            return play.after.board()[1][24] > self.pos.board()[0][24]
+        if self.want == "point":
+            before = self.pos.board()[1][self.point - 1]
+            return before < 2 <= play.after.board()[0][self.point - 1]
+        if self.want == "most-off":
+            return play.after.off()[1] == max(p.after.off()[1] for p in self.plays)
+        raise LessonError(f"step {self.id}: unknown want {self.want!r}")
+
+    @cached_property
+    def _right(self) -> dict[bg.Position, bg.Play]:
+        if self.want not in MOVE_WANTS or (self.want == "point") != (1 <= self.point <= 24):
+            raise LessonError(f"step {self.id}: want={self.want!r} point={self.point}")
+        return {p.after: p for p in self.plays if self._is_right(p)}
+
+    def correct(self) -> frozenset[str]:
+        """The right plays as the engine writes them (the board confirms exactly these)."""
+        return frozenset(str(p) for p in self._right.values())
+
+    def notation(self, sources: Sequence[int | None]) -> str:
+        """The chooser's answer (the point each die's checker leaves, None for a die not
+        used) written as moves: (13, 8) with 6-1 is "13/7 8/1"."""
         moves = []
-        for src, die in zip(sources, self.roll, strict=True):
+        for src, die in zip(sources, self.dice_to_play, strict=False):
+            if src is None:
+                continue
             dest = src - die
             moves.append(f"{'bar' if src == 25 else src}/{dest if dest > 0 else 'off'}")
         return " ".join(moves)
 
-    def _legal(self, sources: tuple[int, ...]) -> bool:
+    @staticmethod
+    def sources_of(answer: str) -> list[int | None] | None:
+        """The chooser's "13,8" (empty for a die not used) as points, else None."""
+        parts = answer.replace(" ", "").split(",")
+        if not all(p == "" or p.isdigit() for p in parts):
+            return None
+        return [int(p) if p else None for p in parts]
+
+    def play_of(self, answer: str) -> bg.Play | None:
+        """The legal play an answer makes, or None. The chooser's moves are tried in every
+        order (a checker may use the second die first); the board's notation as written."""
         assert self.roll is not None
-        legal = {p.after for p in bg.legal_plays(self.pos, self.roll)}
-        try:
-            return bg.apply(self.pos, self.notation(sources), self.roll) in legal
-        except ValueError:  # bg.IllegalMove, or notation the parser refuses
-            return False
+        sources = self.sources_of(answer)
+        if sources is None:
+            texts = [answer]
+        else:
+            moves = self.notation(sources).split()
+            texts = [" ".join(order) for order in dict.fromkeys(permutations(moves))]
+        by_after = {p.after: p for p in self.plays}
+        for text in texts:
+            try:
+                return by_after.get(bg.apply(self.pos, text, self.roll))
+            except ValueError:  # bg.IllegalMove, or notation the parser refuses
+                continue
+        return None
 
-    @cached_property
-    def _right(self) -> frozenset[str]:
-        if self.roll is None or self.roll[0] == self.roll[1]:
-            raise LessonError(f"step {self.id}: moving by hand needs two different dice")
-        return frozenset(
-            f"{a},{b}" for a in self.SOURCES for b in self.SOURCES if self._legal((a, b))
-        )
-
-    def correct(self) -> frozenset[str]:
-        return self._right
+    def played(self, answer: str) -> str:
+        """The play the learner made, said back in notation (the engine's, when legal)."""
+        play = self.play_of(answer)
+        if play is not None:
+            return str(play)
+        sources = self.sources_of(answer)
+        return self.notation(sources) if sources is not None else answer
 
     def check(self, answer: str) -> bool:
-        return answer.replace(" ", "") in self._right
+        play = self.play_of(answer)
+        return play is not None and play.after in self._right
 
     def validate(self) -> None:
-        if not self.correct():
+        if not self.plays:
             raise LessonError(f"step {self.id}: no legal play")
+        if not self._right:
+            raise LessonError(f"step {self.id}: no legal play is right")
+        if self.want != "legal" and len(self._right) == len(self.plays):
+            raise LessonError(f"step {self.id}: every legal play is right; nothing to learn")
 
     def offered(self) -> tuple[int, ...]:
-        """The points the page offers to move from: those with one of the learner's
+        """The points the choosers offer to move from: those with one of the learner's
         checkers (25 is the bar), highest first. A checker can only leave a point it is on;
-        the check itself still takes any point (`_legal` judges)."""
+        the check itself still takes any point (the engine judges)."""
         board = self.state.view(0)["board"]
         return tuple(
             p
@@ -629,9 +706,29 @@ class BgMove(BgStep):
             if (board["bar"][0] if p == 25 else board["points"][p - 1]) > 0
         )
 
+    def uses_every_die(self) -> bool:
+        """Every legal play uses every die (then each chooser must be filled)."""
+        return max(len(p.moves()) for p in self.plays) == len(self.dice_to_play)
+
     def a_wrong_answer(self) -> str:
+        """A legal play that misses the goal (one the board lets the learner make), else,
+        for want="legal", a chooser's answer the engine refuses."""
+        wrong = [p for p in self.plays if p.after not in self._right]
+        if wrong:
+            return str(wrong[0])
         offered = self.offered()
-        return next(f"{a},{b}" for a in offered for b in offered if f"{a},{b}" not in self._right)
+        for combo in product(offered, repeat=len(self.dice_to_play)):
+            answer = ",".join(str(p) for p in combo)
+            if not self.check(answer):
+                return answer
+        raise LessonError(f"step {self.id}: no wrong answer")
+
+    def after(self, answer: str) -> bg.Position:
+        """The position after the answer's play, the learner still to move (to draw it)."""
+        play = self.play_of(answer)
+        if play is None:
+            raise LessonError(f"step {self.id}: {answer!r} is no legal play")
+        return play.after.swapped()
 
 
 @dataclass(eq=False)

@@ -11,4 +11,5 @@ urlpatterns = [
     path("practice/<slug:skill>/", views.practice, name="practice"),
     path("<slug:slug>/", views.lesson, name="lesson"),
     path("<slug:slug>/restart/", views.restart, name="restart"),
+    path("<slug:slug>/board/", views.board, name="board"),
 ]

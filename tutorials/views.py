@@ -9,14 +9,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from game.engine import backgammon as bg
 from tutorials import labels, progress
 from tutorials import practice as practice_mod
 from tutorials.content import LessonText, get_text
 from tutorials.lessons import BY_SLUG, LESSONS
-from tutorials.present import ask_html, present_step, rule_url
+from tutorials.present import ask_html, move_board, present_step, rule_url, why_html
 from tutorials.steps import BgMove, Lesson, Option
 
 
@@ -35,17 +37,22 @@ def _lesson_and_text(slug: str) -> tuple[Lesson, LessonText]:
 def _listing(request: HttpRequest) -> list[dict[str, Any]]:
     lang = translation.get_language()
     stars = progress.all_stars(request)
+    runs = progress.all_runs(request)
     rows = []
     for lesson in LESSONS:
         text = get_text(lang, lesson.slug)
         if text is None:
             continue
+        at = runs.get(lesson.slug)
         rows.append(
             {
                 "lesson": lesson,
                 "text": text,
                 "stars": stars.get(lesson.slug, 0),
                 "steps": len(lesson.steps),
+                # The step a run stopped at (the page reopens there); a lesson changed
+                # since to fewer steps reopens at its last, as lesson() does.
+                "at": min(at, len(lesson.steps)) if at is not None else None,
             }
         )
     return rows
@@ -99,6 +106,7 @@ def _step_context(
         "step": present_step(step),
         "step_text": step_text,
         "ask": ask_html(step, step_text.ask),
+        "why": why_html(step, step_text.why),
         "action": reverse("tutorials:lesson", kwargs={"slug": lesson.slug}),
         "stars": progress.all_stars(request).get(lesson.slug, 0),
         "rule_url": rule_url(step_text.rule_page, step_text.rule_anchor),
@@ -153,14 +161,14 @@ def _answer(
         feedback = {"state": "wrong"}
     if feedback["state"] in ("right", "wrong") and isinstance(step, BgMove):
         # Say back the play the learner made, in notation, so the why reads against it.
-        sources = tuple(int(p) for p in answer.split(","))
-        feedback["played"] = labels.option_label(
-            Option(step.notation(sources), "play", step.notation(sources))
-        )
+        played = step.played(answer)
+        feedback["played"] = labels.option_label(Option(played, "play", played))
+        if feedback["state"] == "right":
+            ctx["step"]["move_board"] = move_board(step, answer=answer)  # the play made
     ctx["feedback"] = feedback
     ctx["chosen"] = answer
-    if ctx["step"]["widget"] == "move":
-        # Each die's chooser keeps the point the learner chose, beside "Your play".
+    if ctx["step"]["widget"] == "move" and BgMove.sources_of(answer) is not None:
+        # Each die's chooser (without JavaScript) keeps the point the learner chose.
         for die, point in zip(ctx["step"]["move_dice"], answer.split(","), strict=False):
             die["chosen"] = point
     if _is_htmx(request):
@@ -178,13 +186,43 @@ def _posted_answer(request: HttpRequest) -> str:
 
 def _well_formed(step: dict[str, Any], answer: str) -> bool:
     if step["widget"] == "move":
-        parts = answer.split(",")
-        return len(parts) == len(step["dice"] or ()) and all(
-            p.isdigit() and 1 <= int(p) <= 25 for p in parts
-        )
+        # The board sends the play in notation; the choosers one point per die.
+        sources = BgMove.sources_of(answer)
+        if sources is None:
+            try:
+                return len(answer) <= 60 and bool(bg.parse_notation(answer))
+            except ValueError:
+                return False
+        given = [p for p in sources if p is not None]
+        dice = step["move_dice"]
+        if len(sources) != len(dice) or not given or not all(1 <= p <= 25 for p in given):
+            return False
+        return len(given) == len(sources) or not dice[0]["required"]
     if step["widget"] == "number":
         return answer.lstrip("-").isdigit() and len(answer) <= 4
     return answer in {o["value"] for o in step["options"]}
+
+
+@require_http_methods(["GET"])
+def board(request: HttpRequest, slug: str) -> HttpResponse:
+    """A move step's board after the checker steps made so far (htmx, from
+    static/js/lessons.js): ``step`` the step's id, ``steps`` ``src,dst[,die];…`` as the
+    board sends them. The planner is built again from the step's position, so a step that
+    is part of no legal play gets 422 and a short reason, and the board stays as it was."""
+    lesson, _text = _lesson_and_text(slug)
+    step = lesson.step(request.GET.get("step", ""))
+    if not isinstance(step, BgMove):
+        raise Http404("No such move step.")
+    raw = request.GET.get("steps", "")
+    try:
+        steps = [[int(x) for x in part.split(",")] for part in raw.split(";") if part]
+        if len(steps) > 8 or any(len(s) not in (2, 3) for s in steps):
+            raise ValueError("a step is src,dst or src,dst,die; a turn has at most 8")
+        html = move_board(step, steps)
+    except (ValueError, TypeError):  # bg.IllegalMove is a ValueError
+        refusal = _("That checker cannot go there: choose another step.")
+        return HttpResponse(format_html('<p class="error">{}</p>', refusal), status=422)
+    return HttpResponse(html)
 
 
 @require_POST

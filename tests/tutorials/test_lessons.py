@@ -76,6 +76,10 @@ def test_walk_every_step_with_a_wrong_then_a_right_answer(client: Client, pair) 
         assert "feedback--right" in body
         if n == len(lesson.steps) - 1:
             assert "lesson-done" in body
+        if lang != "en":
+            # The right answer's why, the next step's button and, at the end, the stars,
+            # the mistakes and the next lesson: all in the page's language.
+            assert english_left(body, lang) == [], (step.id, english_left(body, lang)[:5])
     # One mistake per step: at most two stars, kept as the guest's progress.
     stars = client.session["learn_stars"][lesson.slug]
     assert stars == (2 if len(lesson.steps) <= 2 else 1)

@@ -57,8 +57,21 @@ def test_unknown_skill_is_404(client: Client) -> None:
 def test_practice_pages_have_no_english(client: Client, lang: str, skill: str) -> None:
     from tests.language import english_left
 
-    html = client.get(f"/{lang}/learn/practice/{skill}/").content.decode()
+    url = f"/{lang}/learn/practice/{skill}/"
+    html = client.get(url).content.decode()
     assert english_left(html, lang) == []
+    # The feedback too, wrong and then right (with and without htmx): the verdict, the
+    # why, the streak and the button to the next position.
+    state = client.session["learn_practice"][skill]
+    p = practice.puzzle(skill, state["seed"], state["n"])
+    wrong = client.post(url, {"n": state["n"], "answer": p.step.a_wrong_answer()})
+    assert "feedback--wrong" in wrong.content.decode()
+    assert english_left(wrong.content.decode(), lang) == []
+    right = client.post(
+        url, {"n": state["n"], "answer": sorted(p.step.correct())[0]}, HTTP_HX_REQUEST="true"
+    )
+    assert "feedback--right" in right.content.decode()
+    assert english_left(right.content.decode(), lang) == []
 
 
 @pytest.mark.parametrize("skill", practice.SKILLS)

@@ -170,3 +170,66 @@ def test_moving_by_hand_offers_only_points_with_your_checkers(client: Client) ->
     right = client.post(url, {"step": step.id, "answer": ["13", "8"]}).content.decode()
     # The answered choosers keep the learner's points, beside "Your play: 13/7 8/7".
     assert '<option value="13" selected>' in right and '<option value="8" selected>' in right
+
+
+# The reasons that state the step's answer. They once spelled it out ("worth seven
+# points", "fifty-two points", "minus sixteen"), which nothing tied to the engine; now each
+# writes {answer} in every language and the page fills it from the step's correct().
+STATES_THE_ANSWER = {
+    ("rung-scoring", "ordinary-win"),
+    ("rung-scoring", "court"),
+    ("rung-scoring", "baawan"),
+    ("rung-scoring", "biyasi"),
+    ("hukum", "set"),
+    ("single-sar", "one-point"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_reason_that_states_the_answer_takes_it_from_the_engine(lang: str) -> None:
+    from tutorials.present import why_html
+
+    placed = set()
+    for lesson in LESSONS:
+        text = get_text(lang, lesson.slug)
+        for step in lesson.steps:
+            why = text.step(step.id).why
+            if "{answer}" in why:
+                placed.add((lesson.slug, step.id))
+                (value,) = step.correct()  # one right answer, or the page raises
+                with translation.override(lang):
+                    shown = str(why_html(step, why))
+                assert f'<bdi dir="ltr">{value}</bdi>' in shown, (lang, step.id, shown)
+                assert "{" not in shown
+            else:
+                # Any other reason states no number of its own in digits: a number in a
+                # reason is the engine's, or a rule's written in words.
+                answers = step.correct()
+                assert not any(re.search(rf"(?<!\d){re.escape(a)}(?!\d)", why) for a in answers
+                               if a.lstrip("-").isdigit()), (lang, lesson.slug, step.id, why)
+    assert placed == STATES_THE_ANSWER, placed ^ STATES_THE_ANSWER
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_feedback_says_the_engines_points(client: Client, lang: str) -> None:
+    lesson = BY_SLUG["hukum"]
+    url = f"/{lang}/learn/hukum/"
+    for step in lesson.steps:
+        r = client.post(url, {"step": step.id, "answer": sorted(step.correct())[0]})
+        if step.id == "set":
+            assert step.correct() == {"-16"}
+            assert '<bdi dir="ltr">-16</bdi>' in r.content.decode()
+
+
+def test_an_answer_placeholder_needs_one_answer() -> None:
+    from tutorials.present import why_html
+
+    legal = BY_SLUG["follow-suit"].steps[0]  # several cards may be right
+    assert len(legal.correct()) > 1
+    with pytest.raises(LessonError, match="answers"):
+        why_html(legal, "You may play {answer}.")
+    court = BY_SLUG["rung-scoring"].steps[2]
+    with translation.override("en"):
+        shown = str(why_html(court, "worth {answer} points"))
+    assert shown == 'worth <bdi dir="ltr">13</bdi> points'

@@ -1,9 +1,10 @@
 """Backgammon: entering from the bar (BG-8)."""
 
-from tutorials.steps import BgCanMove, BgPlay, Lesson
+from tutorials.steps import BgCanMove, BgMove, BgPlay, Lesson
 
 ON_BAR = "tm3ABwDgc/ABUA"  # one of yours on the bar; dark holds your 19- to 23-points
 ON_BAR_2 = "2Ab8BwDgc/ABUA"
+BAR_BLOT_20 = "0HPwATDgc/ABUA"  # one of yours on the bar; a dark blot on your 20-point
 
 LESSON = Lesson(
     slug="bg-bar",
@@ -24,5 +25,6 @@ LESSON = Lesson(
             dice=((5, 3),),
             choices=("bar/22 13/8", "13/10 13/8", "bar/20 6/3"),
         ),
+        BgMove("enter-and-hit", position=BAR_BLOT_20, dice=((5, 3),), want="hit"),
     ),
 )

@@ -1,6 +1,8 @@
 """Backgammon: bearing off (BG-9)."""
 
-from tutorials.steps import BgPlay, Lesson
+from tutorials.steps import BgMove, BgPlay, Lesson
+
+SIX_LEFT = "dwcAAGgWAAAAAA"  # six of yours left: on the 6-, 5-, 3- and 2-points
 
 LESSON = Lesson(
     slug="bg-bear-off",
@@ -30,6 +32,12 @@ LESSON = Lesson(
             position="u7sNAAB2dxcAAA",
             dice=((6, 1),),
             choices=("7/6 6/off", "7/1 6/off", "6/off 6/5"),
+        ),
+        BgMove(
+            "most-off-with-a-double",
+            position=SIX_LEFT,
+            dice=((3, 3),),
+            want="most-off",
         ),
     ),
 )

@@ -1,6 +1,6 @@
 """Backgammon: using both dice, the higher die, doubles (BG-5, BG-6)."""
 
-from tutorials.steps import BgCanMove, BgPlay, Lesson
+from tutorials.steps import BgCanMove, BgMove, BgPlay, Lesson
 
 START = "4HPwATDgc/ABMA"
 
@@ -25,6 +25,7 @@ LESSON = Lesson(
             dice=((4, 4),),
             choices=("13/9(2) 24/20(2)", "13/9 24/20", "13/1"),
         ),
+        BgMove("double-on-the-board", position=START, dice=((4, 4),), want="point", point=5),
         BgCanMove("no-move-at-all", position="tu0GAMD/DwAACA", dice=((6, 1),)),
     ),
 )

@@ -1,11 +1,12 @@
 """Backgammon: hitting blots (BG-4, BG-7). Which plays hit is read from the engine: the
 opponent's bar after the play."""
 
-from tutorials.steps import BgPips, BgPlay, Lesson
+from tutorials.steps import BgMove, BgPips, BgPlay, Lesson
 
 BLOT_ON_9 = "4DP4CDDgc/ABMA"  # a dark blot on your 9-point
 BLOT_ON_11 = "4DP4AjDgc/ABMA"  # a dark blot on your 11-point
 TWO_BLOTS = "4BN8BDHgc/ABMA"  # dark blots on your 9- and 4-points
+BLOTS_10_4 = "4DN4AjHgc/ABMA"  # dark blots on your 10- and 4-points
 
 LESSON = Lesson(
     slug="bg-hitting",
@@ -33,6 +34,7 @@ LESSON = Lesson(
             choices=("13/9*(2) 8/4*(2)", "6/2(4)", "24/16(2)"),
             want="hit",
         ),
+        BgMove("hit-on-the-board", position=BLOTS_10_4, dice=((6, 3),), want="hit"),
         BgPips(
             "hit-checker-goes-back",
             position=BLOT_ON_9,

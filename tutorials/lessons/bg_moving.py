@@ -27,7 +27,7 @@ LESSON = Lesson(
             dice=((5, 1),),
             choices=("24/18", "24/19 24/23", "13/12 24/23"),
         ),
-        BgMove("move-by-hand", position=START, dice=((6, 1),)),
+        BgMove("move-by-hand", position=START, dice=((6, 1),), want="point", point=7),
         BgPips("count-start", position=START, dice=((2, 1),)),
     ),
 )
