@@ -57,3 +57,8 @@ class GroupBroadcast(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 application = ProtocolTypeRouter(
     {"websocket": URLRouter([path("ws/tables/<str:table>/", GroupBroadcast.as_asgi())])}
 )
+
+# The same process settings as the site's application (baithak.asgi).
+from baithak.process import tune_collector  # noqa: E402
+
+tune_collector()

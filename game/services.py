@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from accounts.models import GameStats
 from accounts.services import record_result
+from game import rows
 from game import state as states
 from game.engine import fair
 from game.engine.protocol import IllegalAction
@@ -145,19 +146,21 @@ def _lock_row(table_id: int) -> Table | None:
 
 def _locked(table_id: int) -> Table:
     try:
-        # The host's name goes into every frame: read it in the same query. `of` keeps
-        # PostgreSQL's lock on the table row alone (SQLite has no row locks to take).
-        return (
-            Table.objects.select_for_update(of=("self",)).select_related("host").get(pk=table_id)
-        )
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise TableError("not_found", f"no table {table_id}") from None
+        table = rows.locked_table(int(table_id))
+    except (ValueError, TypeError):
+        table = None
+    if table is None:
+        raise TableError("not_found", f"no table {table_id}")
+    return table
 
 
 def _seats(table: Table) -> list[Seat]:
     # The seats alone: players' names come from _names (a join with the users and
     # their profiles on every move was a fifth of the clock's database time).
-    return list(Seat.objects.filter(table=table).order_by("number"))
+    seats = rows.seats(table.pk)
+    for seat in seats:
+        seat.table = table  # the row the caller holds (locked), not a second read
+    return seats
 
 
 NAME_SECONDS = 30.0  # how long a process trusts a player's name it has read
@@ -193,6 +196,29 @@ def _names_of(user_ids: set[int]) -> dict[int, str]:
 def forget_name(user_id: int) -> None:
     with _names_lock:
         _names.pop(user_id, None)
+
+
+_usernames: dict[int, tuple[float, str]] = {}  # user id -> (read at, username)
+
+
+def _host_name(table: Table) -> str | None:
+    """The host's username, in every frame: from the row the caller joined, else read
+    at most every NAME_SECONDS per process (a move reads the table row alone)."""
+    if table.host_id is None:
+        return None
+    if Table.host.is_cached(table):
+        return str(table.host.get_username()) if table.host else None
+    now = time.monotonic()
+    entry = _usernames.get(table.host_id)
+    if entry is not None and now - entry[0] < NAME_SECONDS:
+        return entry[1]
+    user = get_user_model().objects.filter(pk=table.host_id).first()
+    if user is None:
+        return None
+    if len(_usernames) > 20000:
+        _usernames.clear()
+    _usernames[table.host_id] = (now, user.get_username())
+    return str(user.get_username())
 
 
 def _seat_matches(seat: Seat, owner: Owner) -> bool:
@@ -269,7 +295,7 @@ def table_info(table: Table) -> dict[str, Any]:
         "length": GAMES[table.game].length(table.target) if table.game in GAMES else 0,
         "status": table.status,
         "private": table.private,
-        "host": table.host.get_username() if table.host_id else None,
+        "host": _host_name(table),
         "move_seconds": table.move_seconds,
         "spectators": table.spectators,
         "rated": table.rated,
@@ -308,7 +334,7 @@ def socket_state(table_id: int, owner: Owner) -> tuple[int | None, dict[str, Any
 
 def _table_and_seats(table_id: int) -> tuple[Table, list[Seat]]:
     try:
-        table = Table.objects.select_related("host").get(pk=table_id)
+        table = Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("not_found", f"no table {table_id}") from None
     return table, _seats(table)
@@ -326,7 +352,13 @@ def _payload(
     when the caller already has them."""
     if common is None:
         common = _common(table, seats)
-    payload: dict[str, Any] = {
+    return {**_own_part(table, seat, game_state), **common}
+
+
+def _own_part(table: Table, seat: int | None, game_state: Any = None) -> dict[str, Any]:
+    """The keys of ``seat``'s state frame that differ from seat to seat (all before the
+    common ones: :func:`_notice` joins the two as text)."""
+    own: dict[str, Any] = {
         "type": "state",
         "version": table.version,
         "seat": seat,
@@ -335,20 +367,19 @@ def _payload(
         "deadline": None,
         "deadline_kind": None,
         "view": None,
-        **common,
     }
     if table.status != Table.WAITING:
         if game_state is None:
             game_state = states.load(table)
         to_move = game_state.to_move
-        payload["to_move"] = to_move
-        payload["view"] = game_state.view(seat)
+        own["to_move"] = to_move
+        own["view"] = game_state.view(seat)
         if seat is not None and seat == to_move:
-            payload["legal"] = list(game_state.legal_actions())
+            own["legal"] = list(game_state.legal_actions())
         if table.deadline_at is not None and table.deadline_kind != Table.BOT:
-            payload["deadline"] = _iso(table.deadline_at)
-            payload["deadline_kind"] = table.deadline_kind
-    return payload
+            own["deadline"] = _iso(table.deadline_at)
+            own["deadline_kind"] = table.deadline_kind
+    return own
 
 
 def _common(table: Table, seats: list[Seat]) -> dict[str, Any]:
@@ -388,12 +419,18 @@ def _notice(table: Table, seats: list[Seat], game_state: Any = None) -> dict[str
         [s.user_id if s.user_id is not None else None, owner_digest(s.guest_key)]
         for s in seats
     ]
-    common = _common(table, seats)
+    # The seats and table rows are the same in every frame: encoded once, and joined
+    # to each seat's own part as text. The result is byte for byte frame_json of the
+    # whole payload (the common keys come last in both), so a socket that builds its
+    # frame itself (socket_state) sends the same text, and repeats are still caught.
+    if game_state is None and table.status != Table.WAITING:
+        game_state = states.load(table)
+    common = frame_json(_common(table, seats))
     # A seat nobody holds (a bot's, an empty one) has no socket to send its frame to:
     # seat_from_owners never names it, so its frame is not built.
     held = [n for n, (user, digest) in enumerate(owners) if user is not None or digest]
     frames = {
-        frame_key(seat): frame_json(_payload(table, seats, seat, game_state, common))
+        frame_key(seat): f"{frame_json(_own_part(table, seat, game_state))[:-1]},{common[1:]}"
         for seat in [None, *held]
     }
     return {"type": "table.changed", "version": table.version, "owners": owners,
@@ -575,7 +612,10 @@ def _wakes_clock(table: Table) -> bool:
 
 
 def _save_table(table: Table, fields: tuple[str, ...] | None = None) -> None:
-    table.save(update_fields=fields)
+    if fields is None:
+        table.save()
+    else:
+        rows.update(table, fields)  # a move's few fields, in SQL built once (game.rows)
 
 
 # ---------------------------------------------------------------------------- the log
@@ -588,9 +628,7 @@ def _append(
     except IllegalAction as exc:
         raise TableError("illegal", str(exc)) from None
     now = timezone.now()
-    Action.objects.create(
-        table=table, number=table.version + 1, seat=seat, action=action, source=source
-    )
+    rows.append_action(table.pk, table.version + 1, seat, action, source, now)
     table.version += 1
     table.moved_at = now
     if new_state.is_over:

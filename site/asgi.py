@@ -8,12 +8,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
 # Initialise Django before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
+from baithak.process import tune_collector  # noqa: E402
 from baithak.routing import websocket_urlpatterns  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game.clock import with_clock  # noqa: E402
+
+tune_collector()
 
 # with_clock: the first request or socket starts this process's table clock (game.clock).
 application = with_clock(ProtocolTypeRouter(

@@ -36,3 +36,26 @@ def test_expired_messages_are_still_swept_but_not_on_every_call(
         assert (await layer.receive("a.two"))["type"] == "new"
 
     asyncio.run(body())
+
+
+def test_a_group_send_reaches_every_member_once_each_with_its_own_top_level() -> None:
+    async def body() -> None:
+        layer = layers.InMemoryChannelLayer(capacity=2)
+        for name in ("a.one", "a.two", "a.three"):
+            await layer.group_add("g", name)
+        notice = {"type": "table.changed", "frames": {"0": "{}"}}
+        await layer.group_send("g", notice)
+        got = [await layer.receive(n) for n in ("a.one", "a.two", "a.three")]
+        assert all(g == notice for g in got)
+        got[0]["type"] = "changed by its receiver"
+        assert got[1]["type"] == notice["type"] == "table.changed"
+        # A full member misses the message; the others still get it.
+        await layer.send("a.one", {"type": "x"})
+        await layer.send("a.one", {"type": "y"})
+        await layer.group_send("g", {"type": "z"})
+        assert (await layer.receive("a.two"))["type"] == "z"
+        assert [(await layer.receive("a.one"))["type"] for _ in range(2)] == ["x", "y"]
+        assert "a.one" not in layer.channels  # nothing left for it
+        await layer.group_send("nobody", {"type": "z"})  # an empty group: nothing happens
+
+    asyncio.run(body())

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import re
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -26,7 +27,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import cache
 from django.test import Client
 
-from game import clock, services, state
+from game import clock, consumers, services, state
 from game.engine import fair
 from game.models import Action, Table
 
@@ -138,6 +139,28 @@ async def settle(comm: Any, timeout: float = 10) -> list[dict[str, Any]]:
         out.append(frame)
         if frame.get("type") == "state" and all(s["connected"] for s in frame["seats"]):
             return out
+
+
+class Pace:
+    """Keep one socket within the consumer's rate limit (a burst of consumers.BURST
+    frames, then consumers.RATE a second), as a person's clicks are: a random player
+    answering every frame at once would otherwise be refused with rate_limited."""
+
+    def __init__(self) -> None:
+        self.tokens = consumers.BURST - 2.0  # a margin for the server's own clock
+        self.at = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(consumers.BURST - 2.0, self.tokens + (now - self.at) * consumers.RATE)
+        self.at = now
+
+    async def wait(self) -> None:
+        self._refill()
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / consumers.RATE * 1.1)
+            self._refill()
+        self.tokens -= 1
 
 
 async def until_version(comm: Any, version: int, timeout: float = 10) -> list[dict[str, Any]]:

@@ -6,7 +6,6 @@ for its seat and scanned for seeds not yet revealed and for dice not yet thrown.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -27,6 +26,7 @@ from game.engine import backgammon as bg
 from game.engine import fair
 from game.models import Action, Seat, Table
 from tests.tables.conftest import (
+    Pace,
     guest_session,
     owner,
     run,
@@ -46,20 +46,6 @@ ROOT = Path(__file__).resolve().parents[2]
 def _bot_pool() -> Iterator[None]:
     yield
     bgbot.shutdown()
-
-
-class Pace:
-    """Keep one socket under the consumer's rate limit (10 frames a second after a burst
-    of 20): a fast random game would otherwise be refused with rate_limited."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-
-    async def wait(self) -> None:
-        gap = 0.11 - (time.monotonic() - self.last)
-        if gap > 0:
-            await asyncio.sleep(gap)
-        self.last = time.monotonic()
 
 
 async def _states_to(comm: Any, version: int) -> list[dict[str, Any]]:

@@ -24,6 +24,9 @@ def test_the_notice_carries_each_held_seats_own_frame_and_the_spectators(
     for key, text in notice["frames"].items():
         seat = None if key == "-" else int(key)
         assert json.loads(text) == services.state_payload(table.pk, seat)
+        # Byte for byte what a socket building its own frame sends (repeats are
+        # recognised by the text).
+        assert text == services.frame_json(services.state_payload(table.pk, seat))
     assert [u for u, _d in notice["owners"]] == [u.pk for u in users]
 
 

@@ -14,6 +14,7 @@ from accounts.models import GameStats
 from game.engine import courtpiece as cp
 from game.models import Action, Table
 from tests.tables.conftest import (
+    Pace,
     Reference,
     four_player_table,
     pick,
@@ -54,6 +55,7 @@ async def _play_async(
     for frame in await settle(spectator):
         await check(frame, None)
     checked = 0
+    paces = [Pace() for _ in socks]
     while True:
         version = latest[0]["version"]
         match = await at(version)
@@ -62,6 +64,7 @@ async def _play_async(
         mover = match.to_move
         frame = latest[mover]
         assert frame["version"] == version and frame["legal"]
+        await paces[mover].wait()
         await socks[mover].send_json_to(
             {"type": "action", "action": pick(frame, rng), "version": version}
         )
