@@ -14,9 +14,9 @@ action stored (``Action.created_at``, just before the commit that tells its sock
 move, or a roll with no legal move, or a double. Decisions run in ``game.bgbot``'s
 spawn-started gnubg workers.
 
-    /work/wtvenv/bin/python bench/bgbot.py                  # 50 tables, 8 rounds a level
-    /work/wtvenv/bin/python bench/bgbot.py --tables 10 --rounds 2   # a quick look
-    /work/wtvenv/bin/python bench/bgbot.py --backend postgres       # PostgreSQL
+    .venv/bin/python bench/bgbot.py                  # 50 tables, 8 rounds a level
+    .venv/bin/python bench/bgbot.py --tables 10 --rounds 2   # a quick look
+    .venv/bin/python bench/bgbot.py --backend postgres       # PostgreSQL
 
 Prints the figures and writes bench/results/bgbot.json (bgbot-postgres.json with
 ``--backend postgres``). Goal: p95 <= 300 ms at 0-ply.

@@ -241,6 +241,9 @@ class Table:
     frame_bytes: list[int] = field(default_factory=list)
 
 
+ERROR_CODES: dict[str, int] = {}  # error frames the clients received, by code
+
+
 async def _reader(table: Table, seat: int, ws: Any) -> None:
     async for raw in ws:
         msg = json.loads(raw)
@@ -252,6 +255,7 @@ async def _reader(table: Table, seat: int, ws: Any) -> None:
             table.changed.set()
         elif kind == "error":
             table.errors += 1
+            ERROR_CODES[str(msg.get("code"))] = ERROR_CODES.get(str(msg.get("code")), 0) + 1
             table.changed.set()
 
 
@@ -407,6 +411,8 @@ async def _run_side(port: int, tables_ids: list[str], sessions: list[str], ancho
         if step["p99_ms"] > SATURATION_MS * 2:
             break
     result["ramp"] = ramp
+    result["error_codes"] = dict(ERROR_CODES)
+    ERROR_CODES.clear()
     within = [s["actions_per_s"] for s in ramp if s["p99_ms"] <= SATURATION_MS]
     result["saturation_actions_per_s"] = max(within) if within else 0.0
     sizes = [b for t in tables for b in t.frame_bytes]

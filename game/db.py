@@ -12,16 +12,27 @@ socket and the clock, kept between calls and dropped only when broken or left in
 transaction (as Django's own check would). Opening and closing a SQLite connection for
 every frame cost about a sixth of the server's time under load (bench/load.py --profile).
 Nothing the calls need comes from the caller's context: they take everything as arguments.
+
+On PostgreSQL one thread is not enough: a move is six round trips to the server, and one
+thread waiting on them one after another capped a process near 200 moves a second
+(bench/load.py --backend postgres). There the calls run in a small pool of threads
+(``TABLES_DB_THREADS``, at most half the connection pool so that pages still get
+connections), each with its own kept connection. Row locks keep two writes to one table
+apart, as they do between two processes, and a socket already drops a change notice
+older than the frame it sent. SQLite takes one writer at a time, so there the calls stay
+in the one thread: more would only queue on its lock.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import contextvars
 import threading
 from typing import Any
 
 from asgiref.sync import SyncToAsync
+from django.conf import settings
 from django.db import connections
 
 _local = threading.local()  # .context: this thread's long-lived context; .inside: entered
@@ -138,4 +149,32 @@ def _closing(child: Any) -> Any:
         close_old_connections()
 
 
-socket_db = SocketDB
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _threads() -> int:
+    """How many threads serve the sockets' and the clock's calls (1: asgiref's one)."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        return 1
+    wanted = int(getattr(settings, "TABLES_DB_THREADS", 4))
+    pool = database.get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict) and pool.get("max_size"):
+        wanted = min(wanted, int(pool["max_size"]) // 2)
+    return max(1, wanted)
+
+
+def _executor() -> concurrent.futures.ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(_threads(), "tables-db")
+        return _pool
+
+
+def socket_db(func: Any) -> SocketDB:
+    """``database_sync_to_async`` for the sockets and the clock (see the docstring)."""
+    if _threads() == 1:
+        return SocketDB(func)
+    return SocketDB(func, thread_sensitive=False, executor=_executor())

@@ -2,8 +2,9 @@
 
 A move locks its table's row, reads the seats, appends one action and updates a few
 fields of the row: four statements. Through the ORM's query compiler they cost about
-0.95 ms of Python per move (``bench/load.py --profile``: most of the database thread's
-time at 250 tables), in the one thread that serves every socket's database calls. Here
+0.93 ms of Python per move (a timing of each on SQLite; 0.29 ms here), about half the
+database thread's time at 250 tables (``bench/load.py --profile``), in the one thread
+that serves every socket's database calls. Here
 each statement's SQL is built once from the models' own metadata, and values go through
 each field's own ``get_db_prep_save``; rows come back as model instances through
 ``Manager.raw`` (which applies the backend's converters: SQLite's dates and JSON text).

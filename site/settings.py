@@ -131,7 +131,12 @@ if REDIS_URL:
             # redis-py's pool allows 100 connections at once by default; a process with
             # a thousand sockets joining groups and sending at once needs more
             # (MaxConnectionsError at 250 tables in bench/load.py).
+            # Every socket of a process shares that process's one inbox in Redis, and
+            # the layer drops a group message for an inbox holding `capacity` messages
+            # (100 by default): with a thousand sockets, a burst of moves overflowed it
+            # and players missed moves (bench/load.py --backend postgres at 250 tables).
             "CONFIG": {
+                "capacity": int(os.environ.get("REDIS_CHANNEL_CAPACITY", "5000")),
                 "hosts": [
                     {
                         "address": REDIS_URL,
@@ -238,6 +243,9 @@ TABLES_TRICK_PAUSE = float(os.environ.get("TABLES_TRICK_PAUSE", "1.8"))
 # ... and after a hand has ended, before its first move of the next (the result is read).
 TABLES_HAND_PAUSE = float(os.environ.get("TABLES_HAND_PAUSE", "6"))
 TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
+# PostgreSQL: threads serving the sockets' and the clock's database calls (game/db.py;
+# at most half of DB_POOL_MAX). SQLite always uses one.
+TABLES_DB_THREADS = int(os.environ.get("TABLES_DB_THREADS", "4"))
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).
 TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))

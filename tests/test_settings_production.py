@@ -68,8 +68,10 @@ def test_production_settings_migrate_and_query_postgresql(postgres_url: str) -> 
         "from django.core.cache import cache;"
         "cache.set('baithak-probe', 42); assert cache.get('baithak-probe') == 42;"
         "connection.ensure_connection();"
+        "from game import db;"
         "print(connection.vendor, type(connection.pool).__name__,"
-        " settings.CHANNEL_LAYERS['default']['BACKEND'], settings.CACHES['default']['BACKEND'])",
+        " settings.CHANNEL_LAYERS['default']['BACKEND'], settings.CACHES['default']['BACKEND'],"
+        " settings.CHANNEL_LAYERS['default']['CONFIG']['capacity'], db._threads())",
     )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.splitlines()[-1].split() == [
@@ -77,6 +79,11 @@ def test_production_settings_migrate_and_query_postgresql(postgres_url: str) -> 
         "ConnectionPool",
         "channels_redis.core.RedisChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
+        # A process's sockets share one inbox in Redis: room for a burst of every
+        # socket's moves (the default 100 dropped notices at 250 tables).
+        "5000",
+        # The sockets' database calls run in 4 threads (the pool holds 10 connections).
+        "4",
     ]
 
 
