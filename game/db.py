@@ -88,6 +88,7 @@ def _hand_checkpoints_over() -> None:
 
 
 _checkpointers: set[str] = set()
+_stop_checkpoints = threading.Event()  # never set in a server; lets a test end the thread
 _checkpointers_lock = threading.Lock()
 
 
@@ -103,11 +104,10 @@ def _start_checkpointer(path: str) -> None:
 
 def _checkpoint_forever(path: str) -> None:
     import sqlite3
-    import time
 
     db = sqlite3.connect(path, timeout=20, check_same_thread=False)
-    while True:
-        time.sleep(CHECKPOINT_SECONDS)
+    # Its own thread, never the event loop's: waiting here holds up no socket.
+    while not _stop_checkpoints.wait(CHECKPOINT_SECONDS):
         with contextlib.suppress(sqlite3.Error):  # busy for a moment: the next round
             db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 

@@ -29,3 +29,35 @@ def test_the_calls_go_to_asgirefs_one_thread_or_the_pool(settings: Any) -> None:
     settings.TABLES_DB_THREADS = 2
     call = db.socket_db(len)
     assert not call._thread_sensitive and call._executor is db._executor()
+
+
+def test_the_checkpoint_thread_copies_the_log_into_the_database_file(tmp_path: Any) -> None:
+    import sqlite3
+    import threading
+    import time
+
+    path = str(tmp_path / "wal.sqlite3")
+    writer = sqlite3.connect(path)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")  # as the kept connection is set
+    writer.execute("CREATE TABLE t (x TEXT)")
+    with writer:
+        writer.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 2000)
+    size_before = (tmp_path / "wal.sqlite3").stat().st_size
+    db._start_checkpointer(path)
+    db._start_checkpointer(path)  # once per database file
+    assert sum(t.name == "sqlite-checkpoint" for t in threading.enumerate()) == 1
+    deadline = time.monotonic() + 10
+    while (tmp_path / "wal.sqlite3").stat().st_size <= size_before:
+        assert time.monotonic() < deadline, "no checkpoint within 10 s"
+        time.sleep(0.1)
+    db._stop_checkpoints.set()
+    try:
+        for thread in threading.enumerate():
+            if thread.name == "sqlite-checkpoint":
+                thread.join(5)
+        assert writer.execute("SELECT count(*) FROM t").fetchone() == (2000,)
+    finally:
+        db._stop_checkpoints.clear()
+        db._checkpointers.discard(path)
+        writer.close()
