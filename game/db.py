@@ -153,9 +153,10 @@ _pool: concurrent.futures.ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
-def _threads() -> int:
-    """How many threads serve the sockets' and the clock's calls (1: asgiref's one)."""
-    database = settings.DATABASES["default"]
+def _threads(database: dict[str, Any] | None = None) -> int:
+    """How many threads serve the sockets' and the clock's calls (1: asgiref's one), for
+    ``database`` (the settings' default one)."""
+    database = settings.DATABASES["default"] if database is None else database
     if database["ENGINE"] == "django.db.backends.sqlite3":
         return 1
     wanted = int(getattr(settings, "TABLES_DB_THREADS", 4))
@@ -173,8 +174,8 @@ def _executor() -> concurrent.futures.ThreadPoolExecutor:
         return _pool
 
 
-def socket_db(func: Any) -> SocketDB:
+def socket_db(func: Any, database: dict[str, Any] | None = None) -> SocketDB:
     """``database_sync_to_async`` for the sockets and the clock (see the docstring)."""
-    if _threads() == 1:
+    if _threads(database) == 1:
         return SocketDB(func)
     return SocketDB(func, thread_sensitive=False, executor=_executor())
