@@ -2,7 +2,8 @@
 // feedback in #feedback. A right answer disables the question it answered (the server
 // sends it back disabled), which would drop the focus on the page itself; it moves to the
 // way on instead ("Next step", "Next lesson", "Next position"), so Enter goes on. A wrong
-// answer keeps the question: a typed number is selected, ready to be typed again.
+// answer keeps the question: a typed number is selected, ready to be typed again, and a
+// play made on the board is taken back.
 "use strict";
 
 document.addEventListener("htmx:afterSettle", (event) => {
@@ -19,6 +20,12 @@ document.addEventListener("htmx:afterSettle", (event) => {
   if (typed && box.querySelector(".feedback--wrong")) {
     typed.focus();
     typed.select();
+  }
+  // A wrong play made on the board goes back: the next try starts from the position
+  // (a newcomer had to undo every checker of the wrong play first).
+  const slot = document.querySelector("#step-ask .lesson-board");
+  if (slot && box.querySelector(".feedback--wrong") && boardSteps(slot).length) {
+    redrawBoard(slot, []);
   }
 });
 
