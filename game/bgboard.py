@@ -467,8 +467,12 @@ def board_svg(
     *,
     home: str = "right",
     selected: int | None = None,
+    counts: bool = True,
 ) -> str:
-    """The board alone, as an SVG string (see ``render_board`` for the whole fragment)."""
+    """The board alone, as an SVG string (see ``render_board`` for the whole fragment).
+
+    ``counts=False`` leaves out the pip counts and the cube (a lesson's board: its
+    questions ask for the count, and a newcomer took the cube for a number to read)."""
     if home not in ("left", "right"):
         raise ValueError("home is 'left' or 'right'")
     lay = _Layout(home)
@@ -483,7 +487,9 @@ def board_svg(
     else:
         board = _from_view(view["board"])
     light_me = viewer == 0
-    parts = [_frame(lay), _trays(lay, board.off, light_me), _pips(lay, board.pips)]
+    parts = [_frame(lay), _trays(lay, board.off, light_me)]
+    if counts:
+        parts.append(_pips(lay, board.pips))
     for p in range(1, 25):
         if board.mine[p]:
             parts.append(_stack(lay, p, board.mine[p], True, light_me))
@@ -495,11 +501,12 @@ def board_svg(
         roller = view.get("turn", viewer)
         left = turn.remaining if turn is not None else None
         parts.append(_dice(lay, list(view["dice"]), left, (roller == 0)))
-    parts.append(_cube(lay, view.get("cube", {"enabled": False}), viewer))
+    if counts:
+        parts.append(_cube(lay, view.get("cube", {"enabled": False}), viewer))
     if turn is not None:
         parts.append(_interactive(lay, board, turn, selected))
     me, them = ("you", "opponent") if seat is not None else ("light", "dark")
-    summary = _summary(board, me, them)
+    summary = _summary(board, me, them, counts)
     title = escape(_("Backgammon board"))
     return (
         f'<svg class="bg-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="group" '
@@ -509,7 +516,7 @@ def board_svg(
     )
 
 
-def _summary(board: _Board, me: str, them: str) -> str:
+def _summary(board: _Board, me: str, them: str, counts: bool = True) -> str:
     values = {
         "mine": _point_list(board.mine),
         "theirs": _point_list(board.theirs),
@@ -520,6 +527,15 @@ def _summary(board: _Board, me: str, them: str) -> str:
         "pips_mine": board.pips[0],
         "pips_theirs": board.pips[1],
     }
+    if me == "you" and not counts:
+        return (
+            _(
+                "Your checkers: %(mine)s. Your opponent's checkers: %(theirs)s. On the bar: "
+                "yours %(bar_mine)s, theirs %(bar_theirs)s. Borne off: yours %(off_mine)s, "
+                "theirs %(off_theirs)s."
+            )
+            % values
+        )
     if me == "you":
         return (
             _(
@@ -666,10 +682,12 @@ def render_board(
     home: str = "right",
     selected: int | None = None,
     announce: str | None = None,
+    counts: bool = True,
 ) -> SafeString:
     """The board fragment (template ``game/backgammon/board.html``): SVG, status line,
-    aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons."""
-    svg = board_svg(view, turn, home=home, selected=selected)
+    aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons
+    (``counts``: see :func:`board_svg`)."""
+    svg = board_svg(view, turn, home=home, selected=selected, counts=counts)
     status = turn_status(turn) if turn is not None else ""
     match, crawford = "", False
     if view.get("length"):

@@ -216,8 +216,9 @@ def move_board(
     home = bgrender.default_home(translation.get_language())
     if answer is not None:
         after = bg.Game(bg.Rules(), dice=[(1, 2)], position=step.after(answer)).view(0)
-        return bgboard.render_board(after, home=home)
+        return bgboard.render_board(after, home=home, counts=False)
     rolled = step.state.apply("roll") if step.state.view(0)["phase"] == "roll" else step.state
     view = rolled.view(0)
     turn = Turn(step.pos, list(view["dice"]), steps)
-    return bgboard.render_board(view, turn, home=home)
+    # No pip counts on a lesson's board (a later step asks for the count) and no cube.
+    return bgboard.render_board(view, turn, home=home, counts=False)

@@ -178,3 +178,23 @@ def test_bg_move_wants_need_a_point_and_something_to_learn() -> None:
         BgMove("x", position=start, dice=((6, 5),), want="most-off").validate()
     with pytest.raises(LessonError, match="no legal play"):
         BgMove("x", position="tu0GAMD/DwAACA", dice=((6, 1),)).validate()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_lessons_board_shows_no_pip_count_and_no_cube(client: Client, lang: str) -> None:
+    # A newcomer read step 5's answer (a pip count) off step 4's board, and took the
+    # cube's 64 for something to count. The live table's board keeps both.
+    from game import bgboard
+    from tutorials.present import move_board
+
+    lesson, step = MOVES[0]
+    html = client.get(_reach(client, lang, lesson, step)).content.decode()
+    board = html[html.index('class="lesson-board"'):]
+    board = board[:board.index("</svg>")]
+    assert 'class="bg-pips"' not in board and 'class="bg-cube' not in board
+    desc = re.search(r"<desc>(.*?)</desc>", board, re.S)
+    assert desc and not re.search("Pips|پِپ|पिप", desc.group(1))  # nor for a screen reader
+    table = bgboard.board_svg(step.state.apply("roll").view(0)
+                              if step.state.view(0)["phase"] == "roll" else step.state.view(0))
+    assert 'class="bg-pips"' in table and "bg-cube" in table
+    assert str(move_board(step)).count('class="bg-pips"') == 0
