@@ -64,8 +64,8 @@ def update(obj: Model, fields: tuple[str, ...]) -> None:
     listens to these models' saves)."""
     meta = type(obj)._meta
     values = [
-        meta.get_field(f).get_db_prep_save(getattr(obj, meta.get_field(f).attname), connection)
-        for f in fields
+        field.get_db_prep_save(getattr(obj, field.attname), connection)
+        for field in map(meta.get_field, fields)
     ]
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(connection.vendor, type(obj), fields), [*values, obj.pk])

@@ -164,18 +164,19 @@ def _seats(table: Table) -> list[Seat]:
 
 
 NAME_SECONDS = 30.0  # how long a process trusts a player's name it has read
-_names: dict[int, tuple[float, str]] = {}  # user id -> (read at, name shown)
+# user id -> (read at, name shown, username): one read gives both
+_names: dict[int, tuple[float, str, str]] = {}
 _names_lock = threading.Lock()
 
 
-def _names_of(user_ids: set[int]) -> dict[int, str]:
-    """The names the table shows for these accounts: fresh enough for display (a new
-    display name shows within NAME_SECONDS everywhere, at once in the process that
-    saved it: accounts' profile saves call forget_name)."""
+def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
+    """(name shown, username) of these accounts, fresh enough for display (a new display
+    name shows within NAME_SECONDS everywhere, at once in the process that saved it:
+    accounts' profile saves call forget_name)."""
     now = time.monotonic()
     with _names_lock:
         known = {
-            uid: entry[1] for uid in user_ids
+            uid: (entry[1], entry[2]) for uid in user_ids
             if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
         }
     missing = user_ids - known.keys()
@@ -184,13 +185,19 @@ def _names_of(user_ids: set[int]) -> dict[int, str]:
         fresh = {}
         for user in rows:
             profile = getattr(user, "profile", None)
-            fresh[user.pk] = profile.name if profile is not None else user.get_username()
+            username = str(user.get_username())
+            fresh[user.pk] = (profile.name if profile is not None else username, username)
         with _names_lock:
             if len(_names) > 20000:
                 _names.clear()
-            _names.update({uid: (now, name) for uid, name in fresh.items()})
+            _names.update({uid: (now, *both) for uid, both in fresh.items()})
         known.update(fresh)
     return known
+
+
+def _names_of(user_ids: set[int]) -> dict[int, str]:
+    """The names the table shows for these accounts (see :func:`_people`)."""
+    return {uid: both[0] for uid, both in _people(user_ids).items()}
 
 
 def forget_name(user_id: int) -> None:
@@ -198,27 +205,15 @@ def forget_name(user_id: int) -> None:
         _names.pop(user_id, None)
 
 
-_usernames: dict[int, tuple[float, str]] = {}  # user id -> (read at, username)
-
-
 def _host_name(table: Table) -> str | None:
-    """The host's username, in every frame: from the row the caller joined, else read
-    at most every NAME_SECONDS per process (a move reads the table row alone)."""
+    """The host's username, in every frame: from the row the caller joined, else from
+    the names' cache (a move reads the table row alone)."""
     if table.host_id is None:
         return None
     if Table.host.is_cached(table):
         return str(table.host.get_username()) if table.host else None
-    now = time.monotonic()
-    entry = _usernames.get(table.host_id)
-    if entry is not None and now - entry[0] < NAME_SECONDS:
-        return entry[1]
-    user = get_user_model().objects.filter(pk=table.host_id).first()
-    if user is None:
-        return None
-    if len(_usernames) > 20000:
-        _usernames.clear()
-    _usernames[table.host_id] = (now, user.get_username())
-    return str(user.get_username())
+    both = _people({table.host_id}).get(table.host_id)
+    return both[1] if both else None
 
 
 def _seat_matches(seat: Seat, owner: Owner) -> bool:
