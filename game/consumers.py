@@ -17,7 +17,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from game import clock, render, services
+from game import clock, fastmoves, render, services
 from game.db import socket_db as database_sync_to_async
 from game.models import Table
 
@@ -149,14 +149,24 @@ class TableConsumer(_NoConnectionHop):
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             await self._error("malformed", "version must be a whole number")
             return
+        resync = False
         try:
-            _version, held = await database_sync_to_async(services.hold_broadcasts)(
-                services.apply_action, table_id=self.table_id, owner=self.owner,
-                action=action, expected_version=version,
-            )
+            try:  # the common case on the loop itself (see game.fastmoves)
+                _version, held = await fastmoves.apply_action(
+                    table_id=self.table_id, owner=self.owner, action=action,
+                    expected_version=version,
+                )
+            except fastmoves.Fallback as why:
+                resync = why.resync
+                _version, held = await database_sync_to_async(services.hold_broadcasts)(
+                    services.apply_action, table_id=self.table_id, owner=self.owner,
+                    action=action, expected_version=version,
+                )
         except services.TableError as exc:
             await self._error(exc.code, exc.message)
-            return
+            held = []
+        if resync:  # a move on the loop failed where its commit may have happened
+            held.append((self.group, {"type": "table.changed"}))
         for group, notice in held:  # committed: tell the table (this socket included)
             await self.channel_layer.group_send(group, notice)
 

@@ -9,6 +9,11 @@ each statement's SQL is built once from the models' own metadata, and values go 
 each field's own ``get_db_prep_save``; rows come back as model instances through
 ``Manager.raw`` (which applies the backend's converters: SQLite's dates and JSON text).
 The same four statements for any table: a schema change shows in every table test.
+
+Rows come back through :func:`build` (the converters Django's compiler would apply,
+worked out once per model and column list), not ``Manager.raw``, whose per-query set-up
+was most of a read's cost; and ``game.fastmoves`` runs these very statements on a
+connection of its own, so each is also offered as SQL and parameters.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from django.db.models.expressions import Col
 
 from game.models import Action, Seat, Table
 
@@ -41,14 +47,59 @@ def _seats_sql(vendor: str) -> str:
     )
 
 
+@cache
+def _reader(
+    vendor: str, model: type[Model], columns: tuple[str, ...]
+) -> tuple[list[int], list[tuple[Col, list[Any]]]]:
+    """Where each of the model's fields is among ``columns`` (``from_db`` takes values in
+    the fields' order, which a table altered by migrations need not have), and each
+    field's converters."""
+    where = {column: i for i, column in enumerate(columns)}
+    fields = model._meta.concrete_fields
+    order = [where[f.column] for f in fields]
+    converters = []
+    for field in fields:
+        col = field.get_col(model._meta.db_table)
+        converters.append(
+            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
+        )
+    return order, converters
+
+
+def build(model: type[Model], columns: list[str], values: Any) -> Model:
+    """An instance of ``model`` from one row of a ``SELECT *`` (``columns``: the cursor's
+    column names), with the same conversions the ORM applies."""
+    order, converters = _reader(connection.vendor, model, tuple(columns))
+    converted = [values[i] for i in order]
+    for i, (col, steps) in enumerate(converters):
+        for step in steps:
+            converted[i] = step(converted[i], col, connection)
+    return model.from_db(connection.alias, None, converted)
+
+
+def lock_statement(table_id: int) -> tuple[str, list[Any]]:
+    return _lock_sql(connection.vendor), [table_id]
+
+
+def seats_statement(table_id: int) -> tuple[str, list[Any]]:
+    return _seats_sql(connection.vendor), [table_id]
+
+
+def _select(model: type[Model], statement: tuple[str, list[Any]]) -> list[Any]:
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
+        columns = [d[0] for d in cursor.description]
+        return [build(model, columns, row) for row in cursor.fetchall()]
+
+
 def locked_table(table_id: int) -> Table | None:
     """The table row, locked until the transaction ends (None: no such table)."""
-    rows = list(Table.objects.raw(_lock_sql(connection.vendor), [table_id]))
-    return rows[0] if rows else None
+    found = _select(Table, lock_statement(table_id))
+    return found[0] if found else None
 
 
 def seats(table_id: int) -> list[Seat]:
-    return list(Seat.objects.raw(_seats_sql(connection.vendor), [table_id]))
+    return _select(Seat, seats_statement(table_id))
 
 
 @cache
@@ -59,16 +110,20 @@ def _update_sql(vendor: str, model: type[Model], fields: tuple[str, ...]) -> str
     return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
 
 
-def update(obj: Model, fields: tuple[str, ...]) -> None:
-    """``obj.save(update_fields=fields)`` for a row known to exist (no signals: nothing
-    listens to these models' saves)."""
+def update_statement(obj: Model, fields: tuple[str, ...]) -> tuple[str, list[Any]]:
     meta = type(obj)._meta
     values = [
         field.get_db_prep_save(getattr(obj, field.attname), connection)
         for field in map(meta.get_field, fields)
     ]
+    return _update_sql(connection.vendor, type(obj), fields), [*values, obj.pk]
+
+
+def update(obj: Model, fields: tuple[str, ...]) -> None:
+    """``obj.save(update_fields=fields)`` for a row known to exist (no signals: nothing
+    listens to these models' saves)."""
     with connection.cursor() as cursor:
-        cursor.execute(_update_sql(connection.vendor, type(obj), fields), [*values, obj.pk])
+        cursor.execute(*update_statement(obj, fields))
 
 
 _ACTION_FIELDS = ("table", "number", "seat", "action", "source", "created_at")
@@ -83,16 +138,22 @@ def _insert_action_sql(vendor: str) -> str:
     return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
 
 
-def append_action(
+def append_statement(
     table_id: int, number: int, seat: int, action: str, source: str, at: datetime
-) -> None:
-    """One row of the log (the unique (table, number) constraint still refuses a
-    second action at the same number)."""
+) -> tuple[str, list[Any]]:
     meta = Action._meta
     values: list[Any] = [
         meta.get_field(f).get_db_prep_save(v, connection)
         for f, v in zip(_ACTION_FIELDS, (table_id, number, seat, action, source, at),
                         strict=True)
     ]
+    return _insert_action_sql(connection.vendor), values
+
+
+def append_action(
+    table_id: int, number: int, seat: int, action: str, source: str, at: datetime
+) -> None:
+    """One row of the log (the unique (table, number) constraint still refuses a
+    second action at the same number)."""
     with connection.cursor() as cursor:
-        cursor.execute(_insert_action_sql(connection.vendor), values)
+        cursor.execute(*append_statement(table_id, number, seat, action, source, at))

@@ -200,6 +200,20 @@ def _names_of(user_ids: set[int]) -> dict[int, str]:
     return {uid: both[0] for uid, both in _people(user_ids).items()}
 
 
+def names_cached(table: Table, seats: list[Seat]) -> bool:
+    """Whether every name a frame of this table shows is in the cache and fresh (then
+    :func:`_notice` reads nothing)."""
+    wanted = {s.user_id for s in seats if s.user_id is not None}
+    if table.host_id is not None and not Table.host.is_cached(table):
+        wanted.add(table.host_id)
+    now = time.monotonic()
+    with _names_lock:
+        return all(
+            (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
+            for uid in wanted
+        )
+
+
 def forget_name(user_id: int) -> None:
     with _names_lock:
         _names.pop(user_id, None)
@@ -495,12 +509,7 @@ def _broadcast(
 
     The notice is built now, inside the transaction, from what the writer holds (the
     table row and seats as they will be committed); it is sent only after the commit."""
-    notice = _notice(table, seats, game_state)
-    messages = [(group_name(table.pk), notice)]
-    if wake:
-        messages.append((CLOCK_GROUP, {"type": "clock.wake"}))
-    if lobby:
-        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    messages = change_messages(table, seats, game_state, wake=wake, lobby=lobby)
 
     def send() -> None:
         held = getattr(_held, "messages", None)
@@ -510,6 +519,20 @@ def _broadcast(
             _send(messages)
 
     transaction.on_commit(send)
+
+
+def change_messages(
+    table: Table, seats: list[Seat], game_state: Any = None, *, wake: bool = False,
+    lobby: bool = False,
+) -> list[tuple[str, dict[str, Any]]]:
+    """What a change of the table sends: the table's notice, and a word to the clocks
+    (a deadline due soon) and the lobby (the table's line changed)."""
+    messages = [(group_name(table.pk), _notice(table, seats, game_state))]
+    if wake:
+        messages.append((CLOCK_GROUP, {"type": "clock.wake"}))
+    if lobby:
+        messages.append((LOBBY_GROUP, {"type": "lobby.changed"}))
+    return messages
 
 
 _held = threading.local()
@@ -618,18 +641,10 @@ def _append(
     table: Table, seats: list[Seat], game_state: Any, seat: int, action: str, source: str
 ) -> Any:
     """Apply ``action`` for ``seat``, store it, bump the version, set the next deadline."""
-    try:
-        new_state = game_state.apply(action, seat)
-    except IllegalAction as exc:
-        raise TableError("illegal", str(exc)) from None
-    now = timezone.now()
-    rows.append_action(table.pk, table.version + 1, seat, action, source, now)
-    table.version += 1
-    table.moved_at = now
+    new_state, now = _advance(table, seats, game_state, seat, action)
+    rows.append_action(table.pk, table.version, seat, action, source, now)
     if new_state.is_over:
         _finish(table, seats, new_state, now)
-    else:
-        _set_deadline(table, seats, new_state, now)
     _save_table(table, _PLAY_FIELDS)
     states.remember(table, table.version, new_state)
     _broadcast(
@@ -638,10 +653,35 @@ def _append(
     return new_state
 
 
-def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
+def _advance(
+    table: Table, seats: list[Seat], game_state: Any, seat: int, action: str
+) -> tuple[Any, datetime]:
+    """The engine's new state after ``action``, and the table row moved on to it in
+    memory (version, when, the next deadline; a finished match only its status). Writes
+    nothing: the caller stores the action at ``table.version`` and the row's
+    ``_PLAY_FIELDS`` (``game.fastmoves`` does the same with its own connection)."""
+    try:
+        new_state = game_state.apply(action, seat)
+    except IllegalAction as exc:
+        raise TableError("illegal", str(exc)) from None
+    now = timezone.now()
+    table.version += 1
+    table.moved_at = now
+    if new_state.is_over:
+        _finish_fields(table, now)
+    else:
+        _set_deadline(table, seats, new_state, now)
+    return new_state, now
+
+
+def _finish_fields(table: Table, now: datetime) -> None:
     table.status = Table.OVER
     table.finished_at = now
     table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
+
+
+def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
+    """The match is over (its row's fields already set by ``_advance``): record it."""
     if not table.rated:
         return
     game = spec(table.game)
@@ -660,35 +700,53 @@ def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
         log.exception("the result of table %s could not be recorded", table.pk)
 
 
-def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: int) -> int:
-    """Play ``action`` for the owner's seat if it is legal at exactly ``expected_version``.
-
-    Returns the new version. Refusals (TableError) change nothing."""
+def check_action_args(action: Any, expected_version: Any) -> None:
     if not isinstance(action, str) or not action or len(action) > 64:
         raise TableError("malformed", "action must be a short string")
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise TableError("malformed", "version must be a whole number")
+
+
+def admit_action(
+    table: Table,
+    seats: list[Seat],
+    owner: Owner,
+    action: str,
+    expected_version: int,
+    load: Callable[[Table], Any] = states.load,
+) -> tuple[int, Any]:
+    """The owner's seat and the table's state, if ``action`` may be tried now: held seat,
+    started, exactly ``expected_version``, not over, the owner's turn, not ``timeout``.
+    Reads nothing but through ``load`` (the state of the row at its version)."""
+    seat = seat_of(seats, owner)
+    if seat is None:
+        raise TableError("not_seated", "you hold no seat at this table")
+    if table.status == Table.WAITING:
+        raise TableError("illegal", "the table has not started")
+    if expected_version != table.version:
+        raise TableError("stale", f"the table has moved on (version {table.version})")
+    if table.status == Table.OVER:
+        raise TableError("illegal", "the match is over")
+    game_state = load(table)
+    if game_state.to_move != seat:
+        raise TableError("not_your_turn", "it is not your turn")
+    game = spec(table.game)
+    if action not in game_state.legal_actions() and action == game.timeout_action(game_state):
+        # The engine accepts `timeout` from the table; a player may never send it.
+        raise TableError("illegal", "timeout is applied by the table, not sent by a player")
+    return seat, game_state
+
+
+def apply_action(*, table_id: int, owner: Owner, action: str, expected_version: int) -> int:
+    """Play ``action`` for the owner's seat if it is legal at exactly ``expected_version``.
+
+    Returns the new version. Refusals (TableError) change nothing. ``game.fastmoves``
+    plays the common case of this on the event loop, with these same checks and steps."""
+    check_action_args(action, expected_version)
     with transaction.atomic():
         table = _locked(table_id)
         seats = _seats(table)
-        seat = seat_of(seats, owner)
-        if seat is None:
-            raise TableError("not_seated", "you hold no seat at this table")
-        if table.status == Table.WAITING:
-            raise TableError("illegal", "the table has not started")
-        if expected_version != table.version:
-            raise TableError("stale", f"the table has moved on (version {table.version})")
-        if table.status == Table.OVER:
-            raise TableError("illegal", "the match is over")
-        game_state = states.load(table)
-        if game_state.to_move != seat:
-            raise TableError("not_your_turn", "it is not your turn")
-        game = spec(table.game)
-        if action not in game_state.legal_actions() and action == game.timeout_action(
-            game_state
-        ):
-            # The engine accepts `timeout` from the table; a player may never send it.
-            raise TableError("illegal", "timeout is applied by the table, not sent by a player")
+        seat, game_state = admit_action(table, seats, owner, action, expected_version)
         if seats[seat].away:
             seats[seat].away = False
             seats[seat].save(update_fields=["away"])

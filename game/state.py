@@ -69,6 +69,16 @@ def load(table: Table) -> Any:
     return state
 
 
+def cached(table: Table) -> Any | None:
+    """The state of ``table`` at ``table.version`` if the cache holds exactly it, else
+    None (reads nothing: ``game.fastmoves`` asks this on the event loop)."""
+    with _lock:
+        found = _cache.get(table.pk)
+    if found is None or found[0] != table.commitment or found[1] != table.version:
+        return None
+    return found[2]
+
+
 def at_version(table: Table, version: int) -> Any:
     """The state after the first ``version`` actions (for records and tests); not cached."""
     return replay(initial(table), _actions(table, 0, version))

@@ -246,6 +246,13 @@ TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
 # PostgreSQL: threads serving the sockets' and the clock's database calls (game/db.py;
 # at most half of DB_POOL_MAX). SQLite always uses one.
 TABLES_DB_THREADS = int(os.environ.get("TABLES_DB_THREADS", "4"))
+# A player's common move runs on the event loop with a connection of its own
+# (game/fastmoves.py); off, every move goes through the threads above.
+TABLES_FAST_MOVES = os.environ.get("TABLES_FAST_MOVES", "on").lower() not in (
+    "off", "0", "false", "no"
+)
+# PostgreSQL: how many asynchronous connections those moves share (each process).
+TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "8"))
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).
 TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))

@@ -1,0 +1,251 @@
+"""A player's move played on the event loop, without the database thread.
+
+``services.apply_action`` runs in a thread, as Django's ORM must. Under load that thread
+and the event loop take turns with Python's lock (the GIL): every statement the thread
+sends lets go of it, and getting it back means waiting for the loop to let go in turn,
+up to the interpreter's switch interval (5 ms). With PostgreSQL a move is six round
+trips, so a move waited through a dozen such hand-overs while the loop waited on the
+thread's: at 250 tables one process topped out near 205 moves a second with a p50 over
+a second (bench/load.py --backend postgres). A thread fewer or more only moved the
+queue.
+
+So the common case of a move, a player's legal action with everything it needs already
+in memory, runs here on the loop itself, through a connection of its own: psycopg's
+asynchronous one for PostgreSQL (the round trips are awaited, nothing waits on a lock),
+and for SQLite a connection of the process that never waits either (a busy database
+hands the move to the thread, which may wait). It is the same move: the same checks
+(``services.admit_action``), the same step of the engine and the row
+(``services._advance``), the same four statements (``game.rows``), the same notice sent
+after the commit. Anything less common raises :class:`Fallback` before anything is
+written, and the caller plays the move through ``services.apply_action`` in the thread:
+a state not in this process's cache, a name not cached, a seat coming back from away,
+the move that ends the match (its result is recorded through the ORM), a table this
+connection cannot see, or any database error.
+
+``TABLES_FAST_MOVES = False`` (environment ``TABLES_FAST_MOVES=off``) turns this off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import connections
+
+from game import rows, services
+from game import state as states
+from game.models import Action, Seat, Table
+
+log = logging.getLogger(__name__)
+
+Run = Callable[[tuple[str, list[Any]]], Awaitable[tuple[list[str], list[Any]]]]
+
+
+class Fallback(Exception):
+    """Not a common move: play it through ``services.apply_action``. ``resync``: the
+    attempt met a database error, so whether it committed is unknown; the caller asks
+    every socket of the table to read its state again."""
+
+    def __init__(self, why: str, *, resync: bool = False) -> None:
+        super().__init__(why)
+        self.resync = resync
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "TABLES_FAST_MOVES", True))
+
+
+async def apply_action(
+    *, table_id: int, owner: services.Owner, action: str, expected_version: int
+) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
+    """``services.hold_broadcasts(services.apply_action, …)`` on the loop: the new version
+    and the committed change's messages for the caller to send. Raises TableError for a
+    refusal (nothing changed) and Fallback as the module's docstring says."""
+    services.check_action_args(action, expected_version)
+    if not enabled():
+        raise Fallback("off")
+    db = await _database()
+    try:
+        async with db.session() as run:
+            columns, found = await run(rows.lock_statement(int(table_id)))
+            if not found:
+                raise Fallback("no such table here")  # the thread says not_found
+            table = rows.build(Table, columns, found[0])
+            columns, found = await run(rows.seats_statement(table.pk))
+            seats = [rows.build(Seat, columns, row) for row in found]
+            for seat_row in seats:
+                seat_row.table = table
+            seat, game_state = services.admit_action(
+                table, seats, owner, action, expected_version, load=_cached_state
+            )
+            if seats[seat].away or not services.names_cached(table, seats):
+                raise Fallback("the seat comes back, or a name is not cached")
+            new_state, now = services._advance(table, seats, game_state, seat, action)
+            if new_state.is_over:
+                raise Fallback("the match ends: its result is recorded by the ORM")
+            await run(rows.append_statement(
+                table.pk, table.version, seat, action, Action.PLAYER, now
+            ))
+            await run(rows.update_statement(table, services._PLAY_FIELDS))
+            messages = services.change_messages(
+                table, seats, new_state, wake=services._wakes_clock(table)
+            )
+    except (Fallback, services.TableError):
+        raise
+    except (sqlite3.Error, _psycopg_error()) as exc:
+        log.warning("a move on the loop met a database error; the thread plays it: %s", exc)
+        raise Fallback("database error", resync=True) from exc
+    states.remember(table, table.version, new_state)
+    return table.version, messages
+
+
+def _cached_state(table: Table) -> Any:
+    state = states.cached(table)
+    if state is None:
+        raise Fallback("the state is not in this process's cache")
+    return state
+
+
+def _psycopg_error() -> type[BaseException]:
+    try:
+        import psycopg
+    except ImportError:  # SQLite only: nothing of psycopg's can be raised
+        return sqlite3.Error
+    return psycopg.Error
+
+
+# ---------------------------------------------------------------------------- connections
+class _SQLite:
+    """One connection on the loop's thread. Each statement is a call into SQLite that
+    returns at once: the session runs from BEGIN to COMMIT without giving the loop back,
+    and a database another connection is writing is not waited for (Fallback)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[Run]:
+        try:
+            self.connection.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # locked by another writer: no waiting
+            raise Fallback("the database is busy") from exc
+        try:
+            yield self._run
+        except BaseException:
+            self.connection.rollback()
+            raise
+        self.connection.commit()
+
+    async def _run(self, statement: tuple[str, list[Any]]) -> tuple[list[str], list[Any]]:
+        sql, params = statement
+        cursor = self.connection.execute(sql.replace("%s", "?"), params)
+        if cursor.description is None:
+            return [], []
+        return [d[0] for d in cursor.description], cursor.fetchall()
+
+
+class _Postgres:
+    """A few of psycopg's asynchronous connections, each used by one move at a time."""
+
+    def __init__(self, params: dict[str, Any], timezone_name: str | None, size: int) -> None:
+        self.params = params
+        self.timezone_name = timezone_name
+        self.free: asyncio.Queue[Any] = asyncio.Queue()
+        for _ in range(size):
+            self.free.put_nowait(None)  # a place for a connection, made when first used
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(
+            **self.params, autocommit=True, cursor_factory=psycopg.AsyncClientCursor
+        )
+        if self.timezone_name and conn.info.parameter_status("TimeZone") != self.timezone_name:
+            await conn.execute("SELECT set_config('TimeZone', %s, false)", [self.timezone_name])
+        return conn
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[Run]:
+        conn = await self.free.get()
+        try:
+            if conn is None or conn.closed:
+                conn = await self._connect()
+            async with conn.transaction():
+                yield lambda statement: self._run(conn, statement)
+        except (Fallback, services.TableError):
+            raise  # raised between statements: the transaction was rolled back cleanly
+        except BaseException:
+            # An error or a cancellation may leave the connection mid-way: never reuse it.
+            if conn is not None and not conn.closed:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            conn = None
+            raise
+        finally:
+            self.free.put_nowait(conn)
+
+    @staticmethod
+    async def _run(conn: Any, statement: tuple[str, list[Any]]) -> tuple[list[str], list[Any]]:
+        sql, params = statement
+        cursor = await conn.execute(sql, params)
+        if cursor.description is None:
+            return [], []
+        return [d.name for d in cursor.description], await cursor.fetchall()
+
+
+_databases: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _database() -> Any:
+    """This loop's connection(s), made on first use."""
+    loop = asyncio.get_running_loop()
+    db = _databases.get(loop)
+    if db is None:
+        db = await _open()
+        _databases.setdefault(loop, db)
+        db = _databases[loop]
+    return db
+
+
+async def _open() -> Any:
+    wrapper = connections.create_connection("default")  # never connected itself
+    params = wrapper.get_connection_params()
+    if wrapper.vendor == "sqlite":
+        # Django's own set-up of a connection (its functions, pragmas), in a thread as
+        # Django requires; then no busy waiting, and no checkpoint inside a commit
+        # (game.db's checkpoint thread does them, as for the thread's connection).
+        raw = await asyncio.to_thread(wrapper.get_new_connection, params)
+        raw.isolation_level = None
+        raw.execute("PRAGMA busy_timeout = 0")
+        name = str(wrapper.settings_dict["NAME"])
+        if name and name != ":memory:" and "mode=memory" not in name:
+            from game import db as game_db
+
+            raw.execute("PRAGMA wal_autocheckpoint = 0")
+            game_db._start_checkpointer(name)
+        return _SQLite(raw)
+    if wrapper.vendor == "postgresql":
+        params.pop("cursor_factory", None)
+        size = int(getattr(settings, "TABLES_FAST_CONNECTIONS", 8))
+        return _Postgres(params, wrapper.timezone_name, max(1, size))
+    raise Fallback(f"no moves on the loop for {wrapper.vendor}")
+
+
+async def close_all() -> None:
+    """Close this loop's connections (tests, a clean shutdown)."""
+    db = _databases.pop(asyncio.get_running_loop(), None)
+    if isinstance(db, _SQLite):
+        db.connection.close()
+    elif isinstance(db, _Postgres):
+        while not db.free.empty():
+            conn = db.free.get_nowait()
+            if conn is not None:
+                await conn.close()

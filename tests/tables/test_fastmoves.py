@@ -1,0 +1,160 @@
+"""A player's common move runs on the event loop (game/fastmoves.py): it must write and
+send exactly what the thread's ``services.apply_action`` would, refuse what it refuses
+with the same codes and no change, and hand every less common move to the thread
+before writing anything (docs/TABLE_PROTOCOL.md's errors; the log is the truth)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from game import fastmoves, services
+from game import state as states
+from game.models import Action, Seat, Table
+
+from .conftest import four_player_table, owner, run, session_cookie, socket, until_version
+
+
+def _ready(table: Table) -> tuple[Table, Any]:
+    """The row as stored, its state in this process's cache and its names cached (as a
+    table that is being played has them)."""
+    row = Table.objects.get(pk=table.pk)
+    services._notice(row, services._seats(row))
+    return row, states.load(row)
+
+
+def _legal(game_state: Any) -> str:
+    legal = [a for a in game_state.legal_actions() if a not in ("redeal", "claim")]
+    return legal[0]
+
+
+def _on_loop(table: Table, user: Any, action: str, version: int) -> Any:
+    async def body() -> Any:
+        try:
+            return await fastmoves.apply_action(
+                table_id=table.pk, owner=owner(user), action=action, expected_version=version
+            )
+        except (fastmoves.Fallback, services.TableError) as exc:
+            return exc
+        finally:
+            await fastmoves.close_all()
+
+    return run(body)
+
+
+def test_a_move_on_the_loop_stores_and_sends_what_the_thread_would(users: list[Any]) -> None:
+    table = four_player_table(users)
+    for _ in range(6):  # a few moves: through a calling phase into the tricks
+        row, game_state = _ready(table)
+        seat = game_state.to_move
+        done = _on_loop(table, users[seat], _legal(game_state), row.version)
+        assert not isinstance(done, Exception), done
+        version, held = done
+        assert version == row.version + 1
+        stored = Action.objects.get(table=table, number=version)
+        assert (stored.seat, stored.source) == (seat, Action.PLAYER)
+        assert Table.objects.get(pk=table.pk).version == version
+        [(_group, notice)] = [m for m in held if m[0] == services.group_name(table.pk)]
+        assert notice["version"] == version
+        for key, text in notice["frames"].items():
+            frame_seat = None if key == "-" else int(key)
+            # Byte for byte the frame a socket builds from the database itself.
+            assert text == services.frame_json(services.state_payload(table.pk, frame_seat))
+        # The cache the move left behind is the log's replay.
+        cached = states.cached(Table.objects.get(pk=table.pk))
+        states.clear_cache()
+        replayed = states.load(Table.objects.get(pk=table.pk))
+        assert json.dumps(cached.view(None)) == json.dumps(replayed.view(None))
+
+
+def test_refusals_on_the_loop_change_nothing(users: list[Any]) -> None:
+    table = four_player_table(users)
+    row, game_state = _ready(table)
+    seat = game_state.to_move
+    other = users[(seat + 1) % 4]
+    cases = [
+        (users[seat], _legal(game_state), row.version + 1, "stale"),
+        (users[seat], _legal(game_state), row.version - 1 if row.version else 99, "stale"),
+        (other, _legal(game_state), row.version, "not_your_turn"),
+        (users[seat], "not-a-move", row.version, "illegal"),
+        (users[seat], "", row.version, "malformed"),
+    ]
+    for user, action, version, code in cases:
+        result = _on_loop(table, user, action, version)
+        assert isinstance(result, services.TableError), (action, version, result)
+        assert result.code == code
+    stranger = type(users[0]).objects.create_user("stranger", password="pw")
+    result = _on_loop(table, stranger, _legal(game_state), row.version)
+    assert isinstance(result, services.TableError) and result.code == "not_seated"
+    assert Table.objects.get(pk=table.pk).version == row.version
+    assert Action.objects.filter(table=table).count() == row.version
+
+
+@pytest.mark.parametrize("case", ["uncached state", "uncached name", "away", "off", "busy"])
+def test_uncommon_moves_go_to_the_thread_before_anything_is_written(
+    users: list[Any], settings: Any, case: str
+) -> None:
+    table = four_player_table(users)
+    row, game_state = _ready(table)
+    seat = game_state.to_move
+    if case == "uncached state":
+        states.clear_cache()
+    elif case == "uncached name":
+        services._names.clear()
+    elif case == "away":
+        Seat.objects.filter(table=table, number=seat).update(away=True)
+    elif case == "off":
+        settings.TABLES_FAST_MOVES = False
+    if case == "busy":  # another connection is writing: the loop does not wait for it
+        with transaction.atomic():
+            Table.objects.filter(pk=table.pk).update(move_seconds=row.move_seconds)
+            result = _on_loop(table, users[seat], _legal(game_state), row.version)
+    else:
+        result = _on_loop(table, users[seat], _legal(game_state), row.version)
+    assert isinstance(result, fastmoves.Fallback), result
+    assert Table.objects.get(pk=table.pk).version == row.version
+    assert Action.objects.filter(table=table).count() == row.version
+    # The thread then plays it.
+    assert services.apply_action(
+        table_id=table.pk, owner=owner(users[seat]), action=_legal(game_state),
+        expected_version=row.version,
+    ) == row.version + 1
+
+
+def test_a_socket_plays_its_moves_on_the_loop(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = four_player_table(users)
+    _ready(table)
+    thread_moves: list[Any] = []
+    slow = services.apply_action
+    monkeypatch.setattr(
+        services, "apply_action", lambda **kw: thread_moves.append(kw) or slow(**kw)
+    )
+
+    cookies = [session_cookie(u) for u in users]
+
+    async def body() -> None:
+        comms = [socket(table.pk, cookie) for cookie in cookies]
+        for comm in comms:
+            assert (await comm.connect())[0]
+        latest: list[dict[str, Any]] = [(await until_version(c, 0))[-1] for c in comms]
+        version = latest[0]["version"]
+        for _ in range(8):
+            [mover] = [i for i, f in enumerate(latest) if f["legal"] and f["version"] == version]
+            legal = [a for a in latest[mover]["legal"] if a not in ("redeal", "claim")]
+            await comms[mover].send_json_to(
+                {"type": "action", "action": legal[0], "version": version}
+            )
+            version += 1
+            latest = [(await until_version(c, version))[-1] for c in comms]
+        for comm in comms:
+            await comm.disconnect()
+        await fastmoves.close_all()
+
+    run(body)
+    assert Table.objects.get(pk=table.pk).version >= 8
+    assert thread_moves == []  # every one of them on the loop
