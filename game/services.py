@@ -206,7 +206,8 @@ def names_cached(table: Table, seats: list[Seat]) -> bool:
     wanted = {s.user_id for s in seats if s.user_id is not None}
     if table.host_id is not None and not Table.host.is_cached(table):
         wanted.add(table.host_id)
-    now = time.monotonic()
+    # A second's margin: the caller builds its frames right after asking.
+    now = time.monotonic() + 1.0
     with _names_lock:
         return all(
             (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS

@@ -158,3 +158,18 @@ def test_a_socket_plays_its_moves_on_the_loop(
     run(body)
     assert Table.objects.get(pk=table.pk).version >= 8
     assert thread_moves == []  # every one of them on the loop
+
+
+def test_a_name_about_to_expire_sends_the_move_to_the_thread(users: list[Any]) -> None:
+    # Its frames are built on the loop, where a read of the names would fail: a name
+    # that could expire while they are built is not taken as cached.
+    table = four_player_table(users)
+    row, game_state = _ready(table)
+    seat = game_state.to_move
+    with services._names_lock:
+        uid = users[seat].pk
+        read_at, *both = services._names[uid]
+        services._names[uid] = (read_at - services.NAME_SECONDS + 0.5, *both)
+    result = _on_loop(table, users[seat], _legal(game_state), row.version)
+    assert isinstance(result, fastmoves.Fallback), result
+    assert Table.objects.get(pk=table.pk).version == row.version
