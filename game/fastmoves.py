@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 import weakref
@@ -120,6 +121,7 @@ def _cached_state(table: Table) -> Any:
     return state
 
 
+@functools.cache
 def _psycopg_error() -> type[BaseException]:
     try:
         import psycopg
@@ -153,13 +155,19 @@ class _SQLite:
     async def read(self, *statements: Statement) -> list[Result]:
         out = []
         for sql, params in statements:
-            cursor = self.connection.execute(sql.replace("%s", "?"), params)
+            cursor = self.connection.execute(_qmark(sql), params)
             out.append(([d[0] for d in cursor.description], cursor.fetchall()))
         return out
 
     async def write(self, *statements: Statement) -> None:
         for sql, params in statements:
-            self.connection.execute(sql.replace("%s", "?"), params)
+            self.connection.execute(_qmark(sql), params)
+
+
+@functools.cache
+def _qmark(sql: str) -> str:
+    """game.rows' few statements in sqlite3's placeholders (Django's cursor does this)."""
+    return sql.replace("%s", "?")
 
 
 class _Postgres:
@@ -222,20 +230,27 @@ class _PostgresSession:
             await self.conn.execute(sql, params)
 
 
-_databases: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+_databases: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[Any]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 async def _database() -> Any:
-    """This loop's connection(s), made on first use."""
+    """This loop's connection(s), made on first use: by one task, which the first moves
+    to arrive all wait for (two opening at once would leave a connection behind)."""
     loop = asyncio.get_running_loop()
-    db = _databases.get(loop)
-    if db is None:
-        db = await _open()
-        _databases.setdefault(loop, db)
-        db = _databases[loop]
-    return db
+    opening = _databases.get(loop)
+    if opening is None:
+        opening = _databases[loop] = loop.create_task(_open())
+    try:
+        return await asyncio.shield(opening)
+    except Fallback:
+        raise  # a database these moves do not serve: the thread, every time
+    except Exception as exc:  # could not connect: the thread now, a new try next time
+        if _databases.get(loop) is opening:
+            del _databases[loop]
+        log.warning("no connection for moves on the loop: %s", exc)
+        raise Fallback("no connection") from exc
 
 
 async def _open() -> Any:
@@ -264,7 +279,10 @@ async def _open() -> Any:
 
 async def close_all() -> None:
     """Close this loop's connections (tests, a clean shutdown)."""
-    db = _databases.pop(asyncio.get_running_loop(), None)
+    opening = _databases.pop(asyncio.get_running_loop(), None)
+    if opening is None or not opening.done() or opening.exception() is not None:
+        return
+    db = opening.result()
     if isinstance(db, _SQLite):
         db.connection.close()
     elif isinstance(db, _Postgres):

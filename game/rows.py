@@ -7,13 +7,11 @@ database thread's time at 250 tables (``bench/load.py --profile``), in the one t
 that serves every socket's database calls. Here
 each statement's SQL is built once from the models' own metadata, and values go through
 each field's own ``get_db_prep_save``; rows come back as model instances through
-``Manager.raw`` (which applies the backend's converters: SQLite's dates and JSON text).
-The same four statements for any table: a schema change shows in every table test.
-
-Rows come back through :func:`build` (the converters Django's compiler would apply,
-worked out once per model and column list), not ``Manager.raw``, whose per-query set-up
-was most of a read's cost; and ``game.fastmoves`` runs these very statements on a
-connection of its own, so each is also offered as SQL and parameters.
+:func:`build`, which applies the converters Django's compiler would (SQLite's dates and
+JSON text), worked out once per model and column list: ``Manager.raw`` did the same with
+a set-up per query that was most of a read's cost. The same four statements for any
+table: a schema change shows in every table test. ``game.fastmoves`` runs these very
+statements on a connection of its own, so each is also offered as SQL and parameters.
 """
 
 from __future__ import annotations

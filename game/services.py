@@ -174,11 +174,7 @@ def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
     name shows within NAME_SECONDS everywhere, at once in the process that saved it:
     accounts' profile saves call forget_name)."""
     now = time.monotonic()
-    with _names_lock:
-        known = {
-            uid: (entry[1], entry[2]) for uid in user_ids
-            if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
-        }
+    known = _cached_people(user_ids, now)
     missing = user_ids - known.keys()
     if missing:
         rows = get_user_model().objects.filter(pk__in=missing).select_related("profile")
@@ -195,6 +191,15 @@ def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
     return known
 
 
+def _cached_people(user_ids: set[int], now: float) -> dict[int, tuple[str, str]]:
+    """The entries of :func:`_people`'s cache still fresh at monotonic time ``now``."""
+    with _names_lock:
+        return {
+            uid: (entry[1], entry[2]) for uid in user_ids
+            if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
+        }
+
+
 def _names_of(user_ids: set[int]) -> dict[int, str]:
     """The names the table shows for these accounts (see :func:`_people`)."""
     return {uid: both[0] for uid, both in _people(user_ids).items()}
@@ -207,12 +212,7 @@ def names_cached(table: Table, seats: list[Seat]) -> bool:
     if table.host_id is not None and not Table.host.is_cached(table):
         wanted.add(table.host_id)
     # A second's margin: the caller builds its frames right after asking.
-    now = time.monotonic() + 1.0
-    with _names_lock:
-        return all(
-            (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
-            for uid in wanted
-        )
+    return len(_cached_people(wanted, time.monotonic() + 1.0)) == len(wanted)
 
 
 def forget_name(user_id: int) -> None:
@@ -645,7 +645,7 @@ def _append(
     new_state, now = _advance(table, seats, game_state, seat, action)
     rows.append_action(table.pk, table.version, seat, action, source, now)
     if new_state.is_over:
-        _finish(table, seats, new_state, now)
+        _finish(table, seats, new_state)
     _save_table(table, _PLAY_FIELDS)
     states.remember(table, table.version, new_state)
     _broadcast(
@@ -681,7 +681,7 @@ def _finish_fields(table: Table, now: datetime) -> None:
     table.deadline_at, table.deadline_kind, table.deadline_version = None, "", None
 
 
-def _finish(table: Table, seats: list[Seat], final: Any, now: datetime) -> None:
+def _finish(table: Table, seats: list[Seat], final: Any) -> None:
     """The match is over (its row's fields already set by ``_advance``): record it."""
     if not table.rated:
         return

@@ -57,9 +57,9 @@ def load(table: Table) -> Any:
     if not table.client_seeds:
         raise ValueError("the table has not started: its client seeds are not fixed yet")
     with _lock:
-        cached = _cache.get(table.pk)
-    if cached is not None and cached[0] == table.commitment and cached[1] <= table.version:
-        _c, version, state = cached
+        entry = _cache.get(table.pk)
+    if entry is not None and entry[0] == table.commitment and entry[1] <= table.version:
+        _c, version, state = entry
         if version == table.version:
             return state
         state = replay(state, _actions(table, version, table.version))
@@ -73,10 +73,10 @@ def cached(table: Table) -> Any | None:
     """The state of ``table`` at ``table.version`` if the cache holds exactly it, else
     None (reads nothing: ``game.fastmoves`` asks this on the event loop)."""
     with _lock:
-        found = _cache.get(table.pk)
-    if found is None or found[0] != table.commitment or found[1] != table.version:
+        entry = _cache.get(table.pk)
+    if entry is None or entry[:2] != (table.commitment, table.version):
         return None
-    return found[2]
+    return entry[2]
 
 
 def at_version(table: Table, version: int) -> Any:
