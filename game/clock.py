@@ -12,7 +12,8 @@ channel layer group ``services.CLOCK_GROUP``. The database work runs in
 
 The same task renews the process's heartbeat (``services.heartbeat``), which tells the
 other processes that the sockets it holds are still open; the sockets of a process whose
-heartbeat stops (killed with SIGKILL, say) are closed by whichever clock notices.
+heartbeat stops (killed with SIGKILL, say) are closed by whichever clock notices. With it
+the names the tables show are read again before they expire (``services.refresh_names``).
 
 ``TABLES_CLOCK=off`` in the environment keeps deadline firing out of the web processes
 (for an operator who runs ``run_clock`` separately); they still send heartbeats.
@@ -79,7 +80,7 @@ async def run(
     while not stop_after():
         if time.monotonic() - beat >= interval:
             try:
-                await database_sync_to_async(services.heartbeat)()
+                await database_sync_to_async(_housekeeping)()
                 beat = time.monotonic()
             except Exception:
                 log.exception("the clock could not renew this process's heartbeat")
@@ -109,6 +110,15 @@ async def run(
                 await asyncio.sleep(timeout)
         else:
             await asyncio.sleep(timeout)
+
+
+def _housekeeping() -> None:
+    """The heartbeat, then the names: one trip to the database thread for both."""
+    services.heartbeat()
+    try:
+        services.refresh_names()
+    except Exception:  # a name read next time; the heartbeat went through
+        log.exception("the clock could not read the tables' names again")
 
 
 DECIDING = 8  # bots thinking at once (a gnubg decision mostly waits on its worker process)

@@ -166,7 +166,9 @@ def _seats(table: Table) -> list[Seat]:
 NAME_SECONDS = 30.0  # how long a process trusts a player's name it has read
 # user id -> (read at, name shown, username): one read gives both
 _names: dict[int, tuple[float, str, str]] = {}
+_names_used: dict[int, float] = {}  # user id -> when a frame last showed the name
 _names_lock = threading.Lock()
+REFRESH_BATCH = 500  # ids per query of refresh_names
 
 
 def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
@@ -177,27 +179,69 @@ def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
     known = _cached_people(user_ids, now)
     missing = user_ids - known.keys()
     if missing:
-        rows = get_user_model().objects.filter(pk__in=missing).select_related("profile")
-        fresh = {}
-        for user in rows:
-            profile = getattr(user, "profile", None)
-            username = str(user.get_username())
-            fresh[user.pk] = (profile.name if profile is not None else username, username)
-        with _names_lock:
-            if len(_names) > 20000:
-                _names.clear()
-            _names.update({uid: (now, *both) for uid, both in fresh.items()})
+        fresh = _read_people(missing)
+        _store_people(fresh, now)
         known.update(fresh)
     return known
+
+
+def _read_people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
+    rows = get_user_model().objects.filter(pk__in=user_ids).select_related("profile")
+    fresh = {}
+    for user in rows:
+        profile = getattr(user, "profile", None)
+        username = str(user.get_username())
+        fresh[user.pk] = (profile.name if profile is not None else username, username)
+    return fresh
+
+
+def _store_people(fresh: dict[int, tuple[str, str]], read_at: float) -> None:
+    with _names_lock:
+        if len(_names) > 20000:
+            _names.clear()
+            _names_used.clear()
+        _names.update({uid: (read_at, *both) for uid, both in fresh.items()})
 
 
 def _cached_people(user_ids: set[int], now: float) -> dict[int, tuple[str, str]]:
     """The entries of :func:`_people`'s cache still fresh at monotonic time ``now``."""
     with _names_lock:
-        return {
+        found = {
             uid: (entry[1], entry[2]) for uid in user_ids
             if (entry := _names.get(uid)) is not None and now - entry[0] < NAME_SECONDS
         }
+        for uid in found:
+            _names_used[uid] = now
+    return found
+
+
+def refresh_names(now: float | None = None) -> int:
+    """Read again, a few hundred to a query, the cached names past half their time that
+    a frame showed lately, and forget the ones nobody has shown for NAME_SECONDS. The
+    clock calls this every few seconds, so the names of a table in play never expire: a
+    move on the loop whose name had expired would go to the database thread for it
+    (bench/load.py: one move in twenty at 250 tables, and most of the slowest ones).
+    Returns how many names were read."""
+    now = time.monotonic() if now is None else now
+    with _names_lock:
+        unused = [uid for uid, entry in _names.items()
+                  if now - entry[0] >= NAME_SECONDS
+                  and now - _names_used.get(uid, entry[0]) >= NAME_SECONDS]
+        for uid in unused:
+            del _names[uid]
+            _names_used.pop(uid, None)
+        due = sorted(uid for uid, entry in _names.items()
+                     if now - entry[0] >= NAME_SECONDS / 2
+                     and now - _names_used.get(uid, entry[0]) < NAME_SECONDS)
+    for start in range(0, len(due), REFRESH_BATCH):
+        batch = set(due[start:start + REFRESH_BATCH])
+        fresh = _read_people(batch)
+        _store_people(fresh, now)
+        with _names_lock:  # accounts deleted since: nothing to show any more
+            for uid in batch - fresh.keys():
+                _names.pop(uid, None)
+                _names_used.pop(uid, None)
+    return len(due)
 
 
 def _names_of(user_ids: set[int]) -> dict[int, str]:
@@ -218,6 +262,7 @@ def names_cached(table: Table, seats: list[Seat]) -> bool:
 def forget_name(user_id: int) -> None:
     with _names_lock:
         _names.pop(user_id, None)
+        _names_used.pop(user_id, None)
 
 
 def _host_name(table: Table) -> str | None:

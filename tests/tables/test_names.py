@@ -1,0 +1,59 @@
+"""The names a table shows are read again before they expire (services.refresh_names,
+called by each process's clock), so a move on the loop never finds one expired and goes
+to the database thread for it; names nobody shows any more are forgotten."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from accounts.models import Profile
+from game import services
+from game.models import Table
+
+from .conftest import four_player_table
+
+
+def _age(uid: int, seconds: float) -> None:
+    with services._names_lock:
+        read_at, *both = services._names[uid]
+        services._names[uid] = (read_at - seconds, *both)
+
+
+def test_names_in_use_are_read_again_before_they_expire(users: list[Any]) -> None:
+    table = four_player_table(users)
+    row = Table.objects.get(pk=table.pk)
+    seats = services._seats(row)
+    services._notice(row, seats)  # a frame built: every name cached and shown
+    assert services.names_cached(row, seats)
+    first, second = users[0].pk, users[1].pk
+    _age(first, services.NAME_SECONDS / 2 + 1)  # past half its time: read again
+    # A new display name saved by another process (no signal reaches this one).
+    Profile.objects.filter(user_id=first).update(display_name="Naya Naam")
+    before = services._names[second]
+    assert services.refresh_names() == 1
+    assert services._names[first][1] == "Naya Naam"
+    assert time.monotonic() - services._names[first][0] < 1
+    assert services._names[second] == before  # still fresh: not read
+    assert services.names_cached(row, seats)
+    assert services.refresh_names() == 0  # nothing due now
+
+
+def test_names_nobody_shows_are_forgotten_and_deleted_accounts_dropped(
+    users: list[Any],
+) -> None:
+    table = four_player_table(users)
+    row = Table.objects.get(pk=table.pk)
+    services._notice(row, services._seats(row))
+    shown, unshown, deleted = users[0].pk, users[1].pk, users[2].pk
+    later = time.monotonic() + services.NAME_SECONDS + 1
+    for uid in (shown, unshown, deleted):
+        _age(uid, 0)
+    with services._names_lock:  # only the first was shown lately
+        services._names_used[shown] = later - 1
+        services._names_used[deleted] = later - 1
+    users[2].delete()
+    services.refresh_names(now=later)
+    assert unshown not in services._names  # unused for NAME_SECONDS: forgotten
+    assert deleted not in services._names  # gone from the database: gone here
+    assert shown in services._names and services._names[shown][0] == later
