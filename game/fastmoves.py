@@ -77,12 +77,13 @@ async def apply_action(
     try:
         async with db.session() as session:
             (columns, found), (seat_columns, seat_rows) = await session.read(
-                rows.lock_statement(int(table_id)), rows.seats_statement(int(table_id))
+                rows.lock_statement(int(table_id), db.wrapper),
+                rows.seats_statement(int(table_id), db.wrapper),
             )
             if not found:
                 raise Fallback("no such table here")  # the thread says not_found
-            table = rows.build(Table, columns, found[0])
-            seats = [rows.build(Seat, seat_columns, row) for row in seat_rows]
+            table = rows.build(Table, columns, found[0], db.wrapper)
+            seats = [rows.build(Seat, seat_columns, row, db.wrapper) for row in seat_rows]
             for seat_row in seats:
                 seat_row.table = table
             seat, game_state = services.admit_action(
@@ -99,8 +100,10 @@ async def apply_action(
                 table, seats, new_state, wake=services._wakes_clock(table)
             )
             await session.write(
-                rows.append_statement(table.pk, table.version, seat, action, Action.PLAYER, now),
-                rows.update_statement(table, services._PLAY_FIELDS),
+                rows.append_statement(
+                    table.pk, table.version, seat, action, Action.PLAYER, now, db.wrapper
+                ),
+                rows.update_statement(table, services._PLAY_FIELDS, db.wrapper),
             )
     except (Fallback, services.TableError):
         raise
@@ -136,8 +139,9 @@ class _SQLite:
     returns at once: the session runs from BEGIN to COMMIT without giving the loop back,
     and a database another connection is writing is not waited for (Fallback)."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, wrapper: Any) -> None:
         self.connection = connection
+        self.wrapper = wrapper  # Django's, for conversions and SQL (never connected)
 
     @contextlib.asynccontextmanager
     async def session(self) -> AsyncIterator[_SQLite]:
@@ -173,7 +177,10 @@ def _qmark(sql: str) -> str:
 class _Postgres:
     """A few of psycopg's asynchronous connections, each used by one move at a time."""
 
-    def __init__(self, params: dict[str, Any], timezone_name: str | None, size: int) -> None:
+    def __init__(
+        self, params: dict[str, Any], timezone_name: str | None, size: int, wrapper: Any
+    ) -> None:
+        self.wrapper = wrapper  # Django's, for conversions and SQL (never connected)
         self.params = params
         self.timezone_name = timezone_name
         self.free: asyncio.Queue[Any] = asyncio.Queue()
@@ -269,11 +276,11 @@ async def _open() -> Any:
 
             raw.execute("PRAGMA wal_autocheckpoint = 0")
             game_db._start_checkpointer(name)
-        return _SQLite(raw)
+        return _SQLite(raw, wrapper)
     if wrapper.vendor == "postgresql":
         params.pop("cursor_factory", None)
         size = int(getattr(settings, "TABLES_FAST_CONNECTIONS", 8))
-        return _Postgres(params, wrapper.timezone_name, max(1, size))
+        return _Postgres(params, wrapper.timezone_name, max(1, size), wrapper)
     raise Fallback(f"no moves on the loop for {wrapper.vendor}")
 
 

@@ -21,6 +21,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 from django.db.models.expressions import Col
 
@@ -64,23 +65,33 @@ def _reader(
     return order, converters
 
 
-def build(model: type[Model], columns: list[str], values: Any) -> Model:
+def build(
+    model: type[Model], columns: list[str], values: Any, db: BaseDatabaseWrapper | None = None
+) -> Model:
     """An instance of ``model`` from one row of a ``SELECT *`` (``columns``: the cursor's
-    column names), with the same conversions the ORM applies."""
-    order, converters = _reader(connection.vendor, model, tuple(columns))
+    column names), with the same conversions the ORM applies. ``db``: the connection
+    whose conversions apply, by default this context's (``game.fastmoves`` passes its
+    own: ``django.db.connection`` makes a wrapper for every asyncio task that touches
+    it, a thousand at a thousand sockets)."""
+    db = connection if db is None else db
+    order, converters = _reader(db.vendor, model, tuple(columns))
     converted = [values[i] for i in order]
     for i, (col, steps) in enumerate(converters):
         for step in steps:
-            converted[i] = step(converted[i], col, connection)
-    return model.from_db(connection.alias, None, converted)
+            converted[i] = step(converted[i], col, db)
+    return model.from_db(db.alias, None, converted)
 
 
-def lock_statement(table_id: int) -> tuple[str, list[Any]]:
-    return _lock_sql(connection.vendor), [table_id]
+def lock_statement(
+    table_id: int, db: BaseDatabaseWrapper | None = None
+) -> tuple[str, list[Any]]:
+    return _lock_sql((connection if db is None else db).vendor), [table_id]
 
 
-def seats_statement(table_id: int) -> tuple[str, list[Any]]:
-    return _seats_sql(connection.vendor), [table_id]
+def seats_statement(
+    table_id: int, db: BaseDatabaseWrapper | None = None
+) -> tuple[str, list[Any]]:
+    return _seats_sql((connection if db is None else db).vendor), [table_id]
 
 
 def _select(model: type[Model], statement: tuple[str, list[Any]]) -> list[Any]:
@@ -108,13 +119,16 @@ def _update_sql(vendor: str, model: type[Model], fields: tuple[str, ...]) -> str
     return f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
 
 
-def update_statement(obj: Model, fields: tuple[str, ...]) -> tuple[str, list[Any]]:
+def update_statement(
+    obj: Model, fields: tuple[str, ...], db: BaseDatabaseWrapper | None = None
+) -> tuple[str, list[Any]]:
+    db = connection if db is None else db
     meta = type(obj)._meta
     values = [
-        field.get_db_prep_save(getattr(obj, field.attname), connection)
+        field.get_db_prep_save(getattr(obj, field.attname), db)
         for field in map(meta.get_field, fields)
     ]
-    return _update_sql(connection.vendor, type(obj), fields), [*values, obj.pk]
+    return _update_sql(db.vendor, type(obj), fields), [*values, obj.pk]
 
 
 def update(obj: Model, fields: tuple[str, ...]) -> None:
@@ -137,15 +151,17 @@ def _insert_action_sql(vendor: str) -> str:
 
 
 def append_statement(
-    table_id: int, number: int, seat: int, action: str, source: str, at: datetime
+    table_id: int, number: int, seat: int, action: str, source: str, at: datetime,
+    db: BaseDatabaseWrapper | None = None,
 ) -> tuple[str, list[Any]]:
+    db = connection if db is None else db
     meta = Action._meta
     values: list[Any] = [
-        meta.get_field(f).get_db_prep_save(v, connection)
+        meta.get_field(f).get_db_prep_save(v, db)
         for f, v in zip(_ACTION_FIELDS, (table_id, number, seat, action, source, at),
                         strict=True)
     ]
-    return _insert_action_sql(connection.vendor), values
+    return _insert_action_sql(db.vendor), values
 
 
 def append_action(
