@@ -7,6 +7,9 @@ frame (its seat's ``view``; a spectator's is ``view(None)``). No rules, no timer
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import hmac
 import json
 import time
@@ -14,7 +17,9 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 from game import clock, fastmoves, render, services
@@ -41,12 +46,61 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
+async def _serve(sources: list[Any], dispatch: Any) -> None:
+    """``channels.utils.await_many_dispatch``, without a new task for every message.
+
+    That one wraps each wait for a socket's next message in a task of its own and waits
+    on them with ``asyncio.wait``: a few dozen objects per message, alive until the
+    socket's next one. The garbage collector's young generation is what it walks most
+    often, and at a thousand sockets it held every socket's set: each collection took
+    30–60 ms, while every socket waited (bench/load.py). Here each source has one task
+    for the socket's whole life, handing each message to ``dispatch`` in turn: one
+    message at a time, as there (the lock), and the first error or StopConsumer ends
+    the socket, as there."""
+    turn = asyncio.Lock()
+
+    async def pump(source: Any) -> None:
+        while True:
+            message = await source()
+            async with turn:
+                await dispatch(message)
+            del message  # not kept (a notice holds every seat's frame) until the next
+
+    tasks = [asyncio.ensure_future(pump(source)) for source in sources]
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # StopConsumer (a clean end) or the handler's error
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, StopConsumer):
+                await task
+
+
 class _NoConnectionHop(AsyncWebsocketConsumer):
     """Channels closes the consumer's database connections before every message it
     dispatches: a trip to the database thread for each frame to each socket (four per
     move at a table). These consumers never touch the ORM in their own context: every
     call goes through ``game.db.socket_db``, which checks its connection itself. So they
-    dispatch without that trip."""
+    dispatch without that trip, and wait for messages through :func:`_serve`."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # channels.consumer.AsyncConsumer.__call__ (these consumers are async), with
+        # _serve in place of await_many_dispatch.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(
+                self.channel_layer.receive, self.channel_name
+            )
+            sources.append(self.channel_receive)
+        self.base_send = send
+        with contextlib.suppress(StopConsumer):
+            await _serve(sources, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
