@@ -11,6 +11,14 @@ table's change notice (every seat's frame) went to four sockets per move, and de
 it four times was a twentieth of the event loop's time. Receivers here only read the
 nested parts; channels-redis serialises anyway. And a group send puts the message on each
 member's queue at once instead of through a task per member.
+
+And a channel keeps its queue while its receiver lives. Channels' layer drops a queue as
+soon as a receive empties it and makes a new one for the next message (and builds a
+spare on every send and receive, as ``setdefault``'s argument): a new ``asyncio.Queue``
+per socket per move, each alive until the socket's next message, which the garbage
+collector's young passes then walked (bench/load.py). A queue goes when its receiver is
+cancelled (the socket closed) and it is empty, or, as in Channels, when a message in it
+expires unread.
 """
 
 from __future__ import annotations
@@ -53,10 +61,26 @@ class InMemoryChannelLayer(ChannelsInMemoryLayer):  # type: ignore[misc]
             with contextlib.suppress(ChannelFull):
                 self._put(channel, message)
 
+    async def receive(self, channel: str) -> dict[str, Any]:
+        self.require_valid_channel_name(channel)
+        self._clean_expired()
+        queue = self._queue(channel)
+        try:
+            _, message = await queue.get()
+        except BaseException:  # the receiver is gone: nobody will read an empty queue
+            if queue.empty() and self.channels.get(channel) is queue:
+                del self.channels[channel]
+            raise
+        return message  # type: ignore[no-any-return]
+
+    def _queue(self, channel: str) -> asyncio.Queue[Any]:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        return queue  # type: ignore[no-any-return]
+
     def _put(self, channel: str, message: dict[str, Any]) -> None:
-        queue = self.channels.setdefault(
-            channel, asyncio.Queue(maxsize=self.get_capacity(channel))
-        )
+        queue = self._queue(channel)
         try:
             queue.put_nowait((time.time() + self.expiry, dict(message)))
         except asyncio.queues.QueueFull:

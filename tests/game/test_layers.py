@@ -1,4 +1,5 @@
-"""The one-process channel layer sweeps expired messages at most once a second."""
+"""The one-process channel layer sweeps expired messages at most once a second, and a
+channel keeps its queue while its receiver lives."""
 
 from __future__ import annotations
 
@@ -55,7 +56,32 @@ def test_a_group_send_reaches_every_member_once_each_with_its_own_top_level() ->
         await layer.group_send("g", {"type": "z"})
         assert (await layer.receive("a.two"))["type"] == "z"
         assert [(await layer.receive("a.one"))["type"] for _ in range(2)] == ["x", "y"]
-        assert "a.one" not in layer.channels  # nothing left for it
+        assert layer.channels["a.one"].empty()  # nothing left for it
         await layer.group_send("nobody", {"type": "z"})  # an empty group: nothing happens
+
+    asyncio.run(body())
+
+
+def test_a_channel_keeps_its_queue_while_its_receiver_lives_and_drops_it_after() -> None:
+    async def body() -> None:
+        layer = layers.InMemoryChannelLayer()
+        await layer.send("a.one", {"type": "first"})
+        queue = layer.channels["a.one"]
+        assert (await layer.receive("a.one"))["type"] == "first"
+        waiting = asyncio.ensure_future(layer.receive("a.one"))
+        await asyncio.sleep(0)
+        await layer.send("a.one", {"type": "second"})  # the same queue, not a new one
+        assert layer.channels["a.one"] is queue
+        assert (await waiting)["type"] == "second"
+        # The receiver goes (its socket closed): an empty queue goes with it ...
+        waiting = asyncio.ensure_future(layer.receive("a.one"))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert "a.one" not in layer.channels
+        # ... and a message sent after that still waits for a receiver.
+        await layer.send("a.one", {"type": "third"})
+        assert (await layer.receive("a.one"))["type"] == "third"
 
     asyncio.run(body())
