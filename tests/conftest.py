@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+# baithak.asgi's tune_collector starts the server's collector thread (baithak.process)
+# unless this is 0: a freeze every second would keep the tests' garbage cycles for ten
+# minutes. The servers the tests start (daphne for the scale-out tests) inherit it.
+os.environ.setdefault("GC_FREEZE_SECONDS", "0")
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
