@@ -7,11 +7,20 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from accounts.models import Profile
 from game import services
 from game.models import Table
 
 from .conftest import four_player_table
+
+
+@pytest.fixture(autouse=True)
+def _no_names_from_other_tests() -> None:
+    with services._names_lock:  # the cache is the process's: start from empty
+        services._names.clear()
+        services._names_used.clear()
 
 
 def _age(uid: int, seconds: float) -> None:
