@@ -9,6 +9,7 @@ import threading
 import time
 
 _freezer: threading.Thread | None = None
+_stop = threading.Event()  # never set in a server; ends the thread otherwise
 
 
 def tune_collector() -> None:
@@ -47,10 +48,9 @@ def tune_collector() -> None:
 def _keep_young_small(every: float, full: float, rounds: int | None = None) -> None:
     """The freezer's loop (``rounds``: stop after that many, for the tests)."""
     last_full = time.monotonic()
-    while rounds is None or rounds > 0:
+    while (rounds is None or rounds > 0) and not _stop.wait(every):
         if rounds is not None:
             rounds -= 1
-        time.sleep(every)
         if full > 0 and time.monotonic() - last_full >= full:
             gc.unfreeze()
             gc.collect()
