@@ -53,7 +53,7 @@ async def _serve(sources: list[Any], dispatch: Any) -> None:
     on them with ``asyncio.wait``: a few dozen objects per message, alive until the
     socket's next one. The garbage collector's young generation is what it walks most
     often, and at a thousand sockets it held every socket's set: each collection took
-    30–60 ms, while every socket waited (bench/load.py). Here each source has one task
+    20–60 ms, while every socket waited (bench/load.py). Here each source has one task
     for the socket's whole life, handing each message to ``dispatch`` in turn: one
     message at a time, as there (the lock), and the first error or StopConsumer ends
     the socket, as there."""

@@ -46,35 +46,44 @@ def _seats_sql(vendor: str) -> str:
     )
 
 
-@cache
+_readers: dict[tuple[str, type[Model], tuple[str, ...]], Any] = {}
+
+
 def _reader(
-    vendor: str, model: type[Model], columns: tuple[str, ...]
+    db: BaseDatabaseWrapper, model: type[Model], columns: tuple[str, ...]
 ) -> tuple[list[int], list[tuple[Col, list[Any]]]]:
     """Where each of the model's fields is among ``columns`` (``from_db`` takes values in
     the fields' order, which a table altered by migrations need not have), and each
-    field's converters."""
+    field's converters: worked out once per backend, model and columns."""
+    key = (db.vendor, model, columns)
+    found = _readers.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     where = {column: i for i, column in enumerate(columns)}
     fields = model._meta.concrete_fields
     order = [where[f.column] for f in fields]
     converters = []
     for field in fields:
         col = field.get_col(model._meta.db_table)
-        converters.append(
-            (col, connection.ops.get_db_converters(col) + col.get_db_converters(connection))
-        )
+        converters.append((col, db.ops.get_db_converters(col) + col.get_db_converters(db)))
+    _readers[key] = order, converters
     return order, converters
+
+
+def _db(db: BaseDatabaseWrapper | None) -> BaseDatabaseWrapper:
+    """``db``, or this context's connection (``game.fastmoves`` passes its own wrapper:
+    ``django.db.connection`` makes one for every asyncio task that touches it, a
+    thousand at a thousand sockets)."""
+    return connection if db is None else db  # type: ignore[return-value]
 
 
 def build(
     model: type[Model], columns: list[str], values: Any, db: BaseDatabaseWrapper | None = None
 ) -> Model:
     """An instance of ``model`` from one row of a ``SELECT *`` (``columns``: the cursor's
-    column names), with the same conversions the ORM applies. ``db``: the connection
-    whose conversions apply, by default this context's (``game.fastmoves`` passes its
-    own: ``django.db.connection`` makes a wrapper for every asyncio task that touches
-    it, a thousand at a thousand sockets)."""
-    db = connection if db is None else db
-    order, converters = _reader(db.vendor, model, tuple(columns))
+    column names), with the same conversions the ORM applies (``db``: see :func:`_db`)."""
+    db = _db(db)
+    order, converters = _reader(db, model, tuple(columns))
     converted = [values[i] for i in order]
     for i, (col, steps) in enumerate(converters):
         for step in steps:
@@ -85,13 +94,13 @@ def build(
 def lock_statement(
     table_id: int, db: BaseDatabaseWrapper | None = None
 ) -> tuple[str, list[Any]]:
-    return _lock_sql((connection if db is None else db).vendor), [table_id]
+    return _lock_sql(_db(db).vendor), [table_id]
 
 
 def seats_statement(
     table_id: int, db: BaseDatabaseWrapper | None = None
 ) -> tuple[str, list[Any]]:
-    return _seats_sql((connection if db is None else db).vendor), [table_id]
+    return _seats_sql(_db(db).vendor), [table_id]
 
 
 def _select(model: type[Model], statement: tuple[str, list[Any]]) -> list[Any]:
@@ -122,7 +131,7 @@ def _update_sql(vendor: str, model: type[Model], fields: tuple[str, ...]) -> str
 def update_statement(
     obj: Model, fields: tuple[str, ...], db: BaseDatabaseWrapper | None = None
 ) -> tuple[str, list[Any]]:
-    db = connection if db is None else db
+    db = _db(db)
     meta = type(obj)._meta
     values = [
         field.get_db_prep_save(getattr(obj, field.attname), db)
@@ -154,7 +163,7 @@ def append_statement(
     table_id: int, number: int, seat: int, action: str, source: str, at: datetime,
     db: BaseDatabaseWrapper | None = None,
 ) -> tuple[str, list[Any]]:
-    db = connection if db is None else db
+    db = _db(db)
     meta = Action._meta
     values: list[Any] = [
         meta.get_field(f).get_db_prep_save(v, db)
