@@ -347,6 +347,14 @@ async def _drive(table: Table, anchor: bool, rate: float, until: float, start: f
         next_at = max(next_at, time.perf_counter())
 
 
+def _cpu_seconds(pid: int | None) -> float:
+    """The server process's CPU time so far (user + system, every thread)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -355,7 +363,7 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds: float,
-                   warmup: float) -> dict[str, Any]:
+                   warmup: float, pid: int | None = None) -> dict[str, Any]:
     for t in tables:
         t.latencies.clear()
         t.errors = t.lost = t.accepted = 0
@@ -371,15 +379,22 @@ async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds
         t.latencies.clear()
         t.accepted = 0
     begin = time.perf_counter()
+    cpu_begin = _cpu_seconds(pid)
     await asyncio.gather(*[
         _drive(t, anchor, rate, begin + seconds, begin + i / total_rate, rng, True)
         for i, t in enumerate(tables)
     ])
     elapsed = time.perf_counter() - begin
+    cpu = _cpu_seconds(pid) - cpu_begin
+    accepted = sum(t.accepted for t in tables)
     lat = [x for t in tables for x in t.latencies]
     return {
+        # What one action costs the server, whatever the machine's other load: the
+        # figure to compare changes by (latency also moves with the neighbours' CPU).
+        "server_cpu_share": round(cpu / elapsed, 3),
+        "server_cpu_ms_per_action": round(1000 * cpu / accepted, 3) if accepted else None,
         "target_actions_per_s": total_rate,
-        "actions_per_s": round(sum(t.accepted for t in tables) / elapsed, 1),
+        "actions_per_s": round(accepted / elapsed, 1),
         "p50_ms": round(_percentile(lat, 0.50), 2),
         "p90_ms": round(_percentile(lat, 0.90), 2),
         "p95_ms": round(_percentile(lat, 0.95), 2),
@@ -392,7 +407,7 @@ async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds
 
 
 async def _run_side(port: int, tables_ids: list[str], sessions: list[str], anchor: bool,
-                    args: argparse.Namespace) -> dict[str, Any]:
+                    args: argparse.Namespace, pid: int) -> dict[str, Any]:
     seats = GAMES[args.game][1]
     tables = [Table(tid, seats=seats) for tid in tables_ids]
     query = "" if anchor else "?format=json"
@@ -410,10 +425,10 @@ async def _run_side(port: int, tables_ids: list[str], sessions: list[str], ancho
     gc.disable()
     try:
         result: dict[str, Any] = {"nominal": await _measure(
-            tables, anchor, args.rate * len(tables), args.seconds, args.warmup)}
+            tables, anchor, args.rate * len(tables), args.seconds, args.warmup, pid)}
         ramp = []
         for total in args.ramp:
-            step = await _measure(tables, anchor, total, args.step_seconds, 1.0)
+            step = await _measure(tables, anchor, total, args.step_seconds, 1.0, pid)
             ramp.append(step)
             print(f"  {'anchor' if anchor else 'tables'} ramp {total:>6.0f}/s: "
                   f"p99 {step['p99_ms']:.1f} ms, {step['actions_per_s']}/s", flush=True)
@@ -485,7 +500,7 @@ def main() -> None:
                 range(args.tables),
             ))
         print("tables:", flush=True)
-        side = asyncio.run(_run_side(port, ids, sessions, False, args))
+        side = asyncio.run(_run_side(port, ids, sessions, False, args, pid))
         # Lost: an action a client saw applied that the log does not hold. An action not
         # answered within 10 s (an overloaded server) is counted apart, as unanswered.
         side["missing_from_log"] = _lost_in_log(port, sessions[0], side.pop("final_versions"))
@@ -496,10 +511,10 @@ def main() -> None:
             args.spy.wait()
             print(f"profile: {args.profile}")
     env["ANCHOR_FRAME_BYTES"] = str(out["tables_result"]["mean_frame_bytes"] or 3000)
-    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, _pid):
+    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
         print("anchor:", flush=True)
         anchor = asyncio.run(_run_side(port, [str(i) for i in range(args.tables)], sessions,
-                                       True, args))
+                                       True, args, pid))
         anchor.pop("final_versions")
         out["anchor_result"] = anchor
     t, a = out["tables_result"], out["anchor_result"]
@@ -519,7 +534,9 @@ def main() -> None:
         print(f"  {name:7} p50 {n['p50_ms']:7.1f} ms  p99 {n['p99_ms']:7.1f} ms  "
               f"{n['actions_per_s']:7.1f} actions/s  errors {n['errors']}  "
               f"lost {r.get('lost', n['lost'])}  unanswered in 10 s {n['lost']}  "
-              f"saturation {r['saturation_actions_per_s']}/s")
+              f"saturation {r['saturation_actions_per_s']}/s  "
+              f"server CPU {n['server_cpu_ms_per_action']} ms/action "
+              f"({100 * n['server_cpu_share']:.0f}% of a core)")
     print(f"  p99 ratio {out['p99_ratio']} (goal <= 1.5), saturation ratio "
           f"{out['saturation_ratio']} (goal >= 0.5), frame {t['mean_frame_bytes']} bytes")
     suffix = "" if args.game == "courtpiece" else f"-{args.game}"
