@@ -124,7 +124,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "game.layers.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which breaks the
             # layer's blocking receive (BZPOPMIN) on every idle socket: no timeout here
             # (django/channels_redis#422).
