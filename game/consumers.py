@@ -221,6 +221,13 @@ class TableConsumer(_NoConnectionHop):
             held = []
         if resync:  # a move on the loop failed where its commit may have happened
             held.append((self.group, {"type": "table.changed"}))
+        for group, notice in held:
+            if group == self.group and notice.get("frames") is not None:
+                # This socket's own frame at once, not after the group send's round
+                # trip to Redis; the same notice arriving through the group is then
+                # a repeat, and not sent again (_send_frame).
+                await self.table_changed(notice)
+                break
         for group, notice in held:  # committed: tell the table (this socket included)
             await self.channel_layer.group_send(group, notice)
 

@@ -144,7 +144,8 @@ def test_a_socket_plays_its_moves_on_the_loop(
         for comm in comms:
             assert (await comm.connect())[0]
         latest: list[dict[str, Any]] = [(await until_version(c, 0))[-1] for c in comms]
-        version = latest[0]["version"]
+        version = start = latest[0]["version"]
+        seen: list[list[int]] = [[] for _ in comms]  # the versions each socket was sent
         for _ in range(8):
             [mover] = [i for i, f in enumerate(latest) if f["legal"] and f["version"] == version]
             legal = [a for a in latest[mover]["legal"] if a not in ("redeal", "claim")]
@@ -152,7 +153,15 @@ def test_a_socket_plays_its_moves_on_the_loop(
                 {"type": "action", "action": legal[0], "version": version}
             )
             version += 1
-            latest = [(await until_version(c, version))[-1] for c in comms]
+            got = [await until_version(c, version) for c in comms]
+            for n, frames in enumerate(got):
+                seen[n] += [f["version"] for f in frames if f["version"] > start]
+            latest = [frames[-1] for frames in got]
+        for n, comm in enumerate(comms):
+            assert await comm.receive_nothing(timeout=0.2)
+            # Each move once to each socket: the mover's own frame, sent at once, is
+            # not sent again when the group's notice arrives.
+            assert seen[n] == list(range(start + 1, version + 1)), (n, seen[n])
         for comm in comms:
             await comm.disconnect()
         await fastmoves.close_all()
