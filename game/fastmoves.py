@@ -299,7 +299,7 @@ async def _open() -> Any:
         # transaction mode, such as PgBouncer's, would need TABLES_FAST_MOVES=off.)
         params.pop("cursor_factory", None)
         params["prepare_threshold"] = 0
-        size = int(getattr(settings, "TABLES_FAST_CONNECTIONS", 8))
+        size = int(getattr(settings, "TABLES_FAST_CONNECTIONS", 16))
         return _Postgres(params, wrapper.timezone_name, max(1, size), wrapper)
     raise Fallback(f"no moves on the loop for {wrapper.vendor}")
 

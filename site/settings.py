@@ -251,8 +251,12 @@ TABLES_DB_THREADS = int(os.environ.get("TABLES_DB_THREADS", "4"))
 TABLES_FAST_MOVES = os.environ.get("TABLES_FAST_MOVES", "on").lower() not in (
     "off", "0", "false", "no"
 )
-# PostgreSQL: how many asynchronous connections those moves share (each process).
-TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "8"))
+# PostgreSQL: how many asynchronous connections those moves share (each process). A move
+# holds one for its two round trips, each a turn of a busy event loop: at 250 moves a
+# second eight were all taken in a burst, and moves then waited 0.4-1 s for one
+# (bench/load.py --backend postgres); sixteen leave room. Each is a server connection:
+# keep processes x (this + DB_POOL_MAX) under PostgreSQL's max_connections (100).
+TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).
 TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))
