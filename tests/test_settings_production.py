@@ -77,7 +77,8 @@ def test_production_settings_migrate_and_query_postgresql(postgres_url: str) -> 
     assert probe.stdout.splitlines()[-1].split() == [
         "postgresql",
         "ConnectionPool",
-        "channels_redis.core.RedisChannelLayer",
+        # channels-redis, serving the process's own sockets in the process.
+        "game.layers.RedisChannelLayer",
         "django.core.cache.backends.redis.RedisCache",
         # A process's sockets share one inbox in Redis: room for a burst of every
         # socket's moves (the default 100 dropped notices at 250 tables).

@@ -207,8 +207,3 @@ def test_a_send_from_another_thread_s_loop_goes_through_redis_and_arrives() -> N
 
     run(body)
 
-
-def test_the_site_uses_this_layer_with_redis() -> None:
-    from game import layers
-
-    assert layers.RedisChannelLayer.__mro__[1].__module__ == "channels_redis.core"
