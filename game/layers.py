@@ -120,6 +120,13 @@ if _ChannelsRedisLayer is not None:
         As in the in-memory layer above, a channel keeps its queue while its receiver
         lives; a queue nobody has received from for ``expiry`` seconds (the socket is
         gone) is dropped with what it holds, as Redis drops unread messages.
+
+        Two differences from channels-redis, for messages served here: they are not
+        serialised (the receivers get a top-level copy, as from the in-memory layer, so
+        a message must still be msgpack's kind of data for the sockets of other
+        processes), and a full queue (``capacity``) loses its oldest message, as
+        channels-redis' own buffer of received messages does, where a group send to a
+        full inbox in Redis loses the new one.
         """
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -192,12 +199,13 @@ if _ChannelsRedisLayer is not None:
                     self._seen.pop(channel, None)
                 raise
             finally:
-                left = self._waiting[channel] - 1
+                left = self._waiting.get(channel, 1) - 1
                 if left:
                     self._waiting[channel] = left
                 else:
-                    del self._waiting[channel]
-                self._seen[channel] = time.monotonic()
+                    self._waiting.pop(channel, None)
+                if channel in self.receive_buffer:  # not for a queue just dropped
+                    self._seen[channel] = time.monotonic()
 
         async def _read(self, real: str) -> None:
             """Move what arrives through Redis for this process onto its channels'
@@ -205,6 +213,7 @@ if _ChannelsRedisLayer is not None:
             a way out: it waits in steps of ``brpop_timeout``)."""
             index = self.consistent_hash(real)
             key = self.prefix + real
+            failing = False
             while self._waiting or time.monotonic() - self._last_receive < 2 * self.brpop_timeout:
                 await self.receive_clean_locks.acquire(key)
                 try:
@@ -214,9 +223,14 @@ if _ChannelsRedisLayer is not None:
                     raise
                 except Exception:  # Redis away: keep the sockets, try again shortly
                     self.receive_clean_locks.release(key)
-                    log.exception("reading this process's channels from Redis")
+                    if not failing:  # once an outage, not every half second
+                        log.exception("reading this process's channels from Redis")
+                    failing = True
                     await asyncio.sleep(0.5)
                     continue
+                if failing:
+                    log.warning("reading this process's channels from Redis again")
+                    failing = False
                 if content is None:
                     self.receive_clean_locks.release(key)
                     continue
@@ -260,21 +274,42 @@ if _ChannelsRedisLayer is not None:
                     del self._members[group]
 
         def _forget_local(self) -> None:
-            for reader in self._readers.values():
-                reader.cancel()
+            """A new loop receives: what the last one had waiting goes with it."""
+            for reader in self._readers.values():  # on that other loop, if it still runs
+                if not reader.get_loop().is_closed():
+                    reader.get_loop().call_soon_threadsafe(reader.cancel)
             self._readers.clear()
             self.receive_buffer.clear()
             self._waiting.clear()
             self._seen.clear()
             self._local_loop = None
 
-        async def close_pools(self) -> None:
+        async def _stop_readers(self) -> None:
             readers = list(self._readers.values())
-            self._forget_local()
+            self._readers.clear()
             for reader in readers:
-                with contextlib.suppress(asyncio.CancelledError, RuntimeError):
-                    await reader
+                loop = reader.get_loop()
+                if loop is asyncio.get_running_loop():
+                    reader.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await reader
+                elif not loop.is_closed():
+                    loop.call_soon_threadsafe(reader.cancel)
+
+        async def close_pools(self) -> None:
+            # The readers hold a connection each: stopped first, then the pools closed,
+            # and started again (on fresh connections) for any socket still waiting,
+            # which would otherwise hear nothing more from other processes.
+            await self._stop_readers()
             await super().close_pools()
+            if self._waiting and self._here():
+                loop = asyncio.get_running_loop()
+                for real in {self.non_local_name(c) for c in self._waiting}:
+                    self._readers[real] = loop.create_task(self._read(real))
+
+        async def flush(self) -> None:
+            await super().flush()  # every group gone from Redis: so are our copies
+            self._members.clear()
 
         # ------------------------------------------------------------ sending
         async def send(self, channel: str, message: dict[str, Any]) -> None:

@@ -207,3 +207,37 @@ def test_a_send_from_another_thread_s_loop_goes_through_redis_and_arrives() -> N
 
     run(body)
 
+
+
+def test_closing_the_pools_under_a_waiting_socket_keeps_it_served() -> None:
+    async def body(a: Any, b: Any, prefix: str) -> None:
+        ours = await a.new_channel()
+        await a.group_add("table-8", ours)
+        waiting = asyncio.ensure_future(a.receive(ours))
+        await asyncio.sleep(0.05)
+        await a.close_pools()  # e.g. a test's clean-up, with the socket still open
+        await b.group_send("table-8", {"type": "after-close"})  # through Redis
+        assert (await asyncio.wait_for(waiting, 10))["type"] == "after-close"
+        # And a receive cancelled now ends as a cancellation, nothing else.
+        waiting = asyncio.ensure_future(a.receive(ours))
+        await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert ours not in a.receive_buffer and ours not in a._seen
+
+    run(body)
+
+
+def test_a_flushed_layer_forgets_its_groups_here_too() -> None:
+    async def body(a: Any, b: Any, prefix: str) -> None:
+        ours = await a.new_channel()
+        await a.group_add("table-9", ours)
+        await a.flush()
+        await a.group_send("table-9", {"type": "after-flush"})
+        waiting = asyncio.ensure_future(a.receive(ours))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()  # as channels-redis: nobody is in the group any more
+        waiting.cancel()
+
+    run(body)
