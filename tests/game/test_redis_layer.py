@@ -56,6 +56,21 @@ def run(body: Callable[..., Awaitable[None]], **config: Any) -> None:
     asyncio.run(main())
 
 
+async def _receiving(layer: Any, channel: str) -> asyncio.Future[Any]:
+    """A socket waiting on ``channel``, its receive begun."""
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0.05)
+    return waiting
+
+
+async def _hears_nothing(layer: Any, channel: str) -> bool:
+    waiting = await _receiving(layer, channel)
+    await asyncio.sleep(0.15)
+    heard = waiting.done()
+    waiting.cancel()
+    return not heard
+
+
 async def _inbox_size(layer: Any, channel: str) -> int:
     """Messages waiting in Redis for the process that owns ``channel``."""
     key = layer.prefix + layer.non_local_name(channel)
@@ -134,10 +149,7 @@ def test_a_discarded_channel_hears_nothing_more() -> None:
         await a.group_discard("table-4", ours)
         await a.group_send("table-4", {"type": "after"})
         assert (await a.receive(other))["type"] == "after"
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.2)
-        assert not waiting.done()
-        waiting.cancel()
+        assert await _hears_nothing(a, ours)
 
     run(body)
 
@@ -169,8 +181,7 @@ def test_the_reader_stops_when_nobody_receives_and_what_came_meanwhile_arrives()
         a.brpop_timeout = 1  # the reader looks whether anyone still receives every second
         ours = await a.new_channel()
         await a.group_add("table-6", ours)
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.05)
+        waiting = await _receiving(a, ours)
         assert a._readers
         await b.group_send("table-6", {"type": "one"})  # through Redis: b is not its owner
         assert (await waiting)["type"] == "one"
@@ -189,8 +200,7 @@ def test_a_send_from_another_thread_s_loop_goes_through_redis_and_arrives() -> N
     async def body(a: Any, b: Any, prefix: str) -> None:
         ours = await a.new_channel()
         await a.group_add("table-7", ours)
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.05)
+        waiting = await _receiving(a, ours)
         errors: list[BaseException] = []
 
         def elsewhere() -> None:  # as async_to_sync does from a database thread
@@ -208,19 +218,16 @@ def test_a_send_from_another_thread_s_loop_goes_through_redis_and_arrives() -> N
     run(body)
 
 
-
 def test_closing_the_pools_under_a_waiting_socket_keeps_it_served() -> None:
     async def body(a: Any, b: Any, prefix: str) -> None:
         ours = await a.new_channel()
         await a.group_add("table-8", ours)
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.05)
+        waiting = await _receiving(a, ours)
         await a.close_pools()  # e.g. a test's clean-up, with the socket still open
         await b.group_send("table-8", {"type": "after-close"})  # through Redis
         assert (await asyncio.wait_for(waiting, 10))["type"] == "after-close"
         # And a receive cancelled now ends as a cancellation, nothing else.
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.05)
+        waiting = await _receiving(a, ours)
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
@@ -235,9 +242,6 @@ def test_a_flushed_layer_forgets_its_groups_here_too() -> None:
         await a.group_add("table-9", ours)
         await a.flush()
         await a.group_send("table-9", {"type": "after-flush"})
-        waiting = asyncio.ensure_future(a.receive(ours))
-        await asyncio.sleep(0.2)
-        assert not waiting.done()  # as channels-redis: nobody is in the group any more
-        waiting.cancel()
+        assert await _hears_nothing(a, ours)  # as channels-redis: the group is gone
 
     run(body)
