@@ -140,6 +140,53 @@ def update_statement(
     return _update_sql(db.vendor, type(obj), fields), [*values, obj.pk]
 
 
+@cache
+def _guarded_sql(vendor: str, fields: tuple[str, ...]) -> str:
+    # It moves the revision on itself, so the row's trigger (migration 0004) does not.
+    quote = connection.ops.quote_name
+    revision = quote("revision")
+    sets, where = _update_sql(vendor, Table, fields).split(" WHERE ")
+    return (
+        f"{sets}, {revision} = {revision} + 1 WHERE {where} AND {revision} = %s"
+        f" AND {quote('commitment')} = %s"
+    )
+
+
+def guarded_update_statement(
+    table: Table, fields: tuple[str, ...], revision: int,
+    db: BaseDatabaseWrapper | None = None,
+) -> tuple[str, list[Any]]:
+    """``update_statement`` of a table row that is still at ``revision`` (no row
+    updated: someone wrote the table or a seat since; see Table.revision). The
+    commitment too, so a row of a fresh database with a reused id never matches."""
+    _sql, params = update_statement(table, fields, db)
+    return _guarded_sql(_db(db).vendor, fields), [*params, revision, table.commitment]
+
+
+@cache
+def _guarded_move_sql(vendor: str, fields: tuple[str, ...]) -> str:
+    quote = connection.ops.quote_name
+    meta = Action._meta
+    columns = ", ".join(quote(meta.get_field(f).column) for f in _ACTION_FIELDS)
+    marks = ", ".join(["%s"] * len(_ACTION_FIELDS))
+    return (
+        f"WITH moved AS ({_guarded_sql(vendor, fields)} RETURNING {quote('id')}) "
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) SELECT {marks} FROM moved"
+    )
+
+
+def guarded_move_statement(
+    table: Table, fields: tuple[str, ...], revision: int, number: int, seat: int,
+    action: str, source: str, at: datetime, db: BaseDatabaseWrapper | None = None,
+) -> tuple[str, list[Any]]:
+    """PostgreSQL: the guarded update of the row and the action appended, as one
+    statement (so one round trip, and atomic without BEGIN and COMMIT). It inserts one
+    row if the table was still at ``revision``, none otherwise."""
+    _sql, update_params = guarded_update_statement(table, fields, revision, db)
+    _sql, action_params = append_statement(table.pk, number, seat, action, source, at, db)
+    return _guarded_move_sql(_db(db).vendor, fields), [*update_params, *action_params]
+
+
 def update(obj: Model, fields: tuple[str, ...]) -> None:
     """``obj.save(update_fields=fields)`` for a row known to exist (no signals: nothing
     listens to these models' saves)."""

@@ -676,6 +676,7 @@ def _wakes_clock(table: Table) -> bool:
 
 
 def _save_table(table: Table, fields: tuple[str, ...] | None = None) -> None:
+    states.forget_rows(table.pk)  # game.fastmoves' copy of the rows is out of date
     if fields is None:
         table.save()
     else:

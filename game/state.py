@@ -94,9 +94,37 @@ def remember(table: Table, version: int, state: Any) -> None:
 def forget(table_id: int) -> None:
     with _lock:
         _cache.pop(table_id, None)
+        _rows.pop(table_id, None)
 
 
 def clear_cache() -> None:
     """Empty the cache (a fresh process starts like this)."""
     with _lock:
         _cache.clear()
+        _rows.clear()
+
+
+# A table's row and seats as this process last wrote them, with the row's revision
+# after that write (game.fastmoves). Only ever a guess: a move played from it is written
+# only if the database's revision is still this one (Table.revision), and a refusal
+# from it is never sent without reading the rows again.
+_rows: dict[int, tuple[int, Any, list[Any]]] = {}  # table id -> (revision, table, seats)
+
+
+def remember_rows(revision: int, table: Table, seats: list[Any]) -> None:
+    with _lock:
+        if len(_rows) >= _MAX_CACHED and table.pk not in _rows:
+            _rows.pop(next(iter(_rows)))
+        _rows[table.pk] = (revision, table, seats)
+
+
+def known_rows(table_id: int) -> tuple[int, Any, list[Any]] | None:
+    with _lock:
+        return _rows.get(table_id)
+
+
+def forget_rows(table_id: int) -> None:
+    """Someone else wrote the table: the next move reads its rows (a wasted round
+    trip saved; the revision would refuse the guess anyway)."""
+    with _lock:
+        _rows.pop(table_id, None)

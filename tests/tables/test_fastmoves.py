@@ -184,3 +184,67 @@ def test_a_name_about_to_expire_sends_the_move_to_the_thread(users: list[Any]) -
     result = _on_loop(table, users[seat], _legal(game_state), row.version)
     assert isinstance(result, fastmoves.Fallback), result
     assert Table.objects.get(pk=table.pk).version == row.version
+
+
+def _move_once(table: Table, users: list[Any]) -> int:
+    """One move on the loop for whoever is to move; the new version."""
+    row, game_state = _ready(table)
+    done = _on_loop(table, users[game_state.to_move], _legal(game_state), row.version)
+    assert not isinstance(done, Exception), done
+    return int(done[0])
+
+
+def test_the_next_move_is_written_from_the_rows_in_memory(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After a move on the loop the process knows the rows as it wrote them: the next one
+    # is one guarded write, with no read of the table or its seats.
+    table = four_player_table(users)
+    _move_once(table, users)
+    reads: list[Any] = []
+    real = fastmoves._from_read
+    monkeypatch.setattr(fastmoves, "_from_read", lambda *a: reads.append(a) or real(*a))
+    for _ in range(4):
+        version = _move_once(table, users)
+        stored = Table.objects.get(pk=table.pk)
+        assert stored.version == version
+        assert Action.objects.filter(table=table).count() == version
+        assert states.known_rows(table.pk)[0] == stored.revision  # type: ignore[index]
+    assert reads == []
+
+
+def test_a_seat_given_away_behind_the_process_back_cannot_move(users: list[Any]) -> None:
+    # The rows in memory still say the old owner holds the seat; the database says
+    # otherwise. The guarded write finds the revision moved on, the rows are read, and
+    # the refusal is the database's.
+    table = four_player_table(users)
+    _move_once(table, users)
+    row, game_state = _ready(table)
+    seat = game_state.to_move
+    assert states.known_rows(table.pk) is not None
+    newcomer = type(users[0]).objects.create_user("newcomer", password="pw")
+    Seat.objects.filter(table=table, number=seat).update(user=newcomer)  # no service
+    result = _on_loop(table, users[seat], _legal(game_state), row.version)
+    assert isinstance(result, services.TableError) and result.code == "not_seated", result
+    assert Table.objects.get(pk=table.pk).version == row.version
+    assert Action.objects.filter(table=table).count() == row.version
+
+
+def test_a_refusal_from_the_rows_in_memory_is_checked_against_the_database(
+    users: list[Any]
+) -> None:
+    # Another process moved the table on: the rows this one holds are a version behind,
+    # and would call the player's (current) version stale. It is read again and played.
+    table = four_player_table(users)
+    _move_once(table, users)
+    behind = states.known_rows(table.pk)
+    row, game_state = _ready(table)
+    assert services.apply_action(
+        table_id=table.pk, owner=owner(users[game_state.to_move]),
+        action=_legal(game_state), expected_version=row.version,
+    ) == row.version + 1
+    assert behind is not None
+    states.remember_rows(*behind)  # as another process's move would leave this one
+    version = _move_once(table, users)
+    assert version == row.version + 2
+    assert Action.objects.filter(table=table).count() == version

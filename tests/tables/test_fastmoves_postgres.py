@@ -1,6 +1,8 @@
 """The moves on the loop (tests/tables/test_fastmoves.py) once more on the machine's real
 PostgreSQL, where they go through psycopg's asynchronous connections, prepared
-statements and one pipeline per transaction (game/fastmoves.py), not SQLite.
+statements, one pipeline per transaction and the one-statement guarded write
+(game/fastmoves.py), not SQLite; and the revision triggers (tests/tables/test_revision.py),
+which PostgreSQL has in its own language.
 
 The module runs in a pytest of its own, with DATABASE_URL set before Django starts (the
 settings read it once). Marked ``scaleout``; without PostgreSQL it skips, saying why.
@@ -32,7 +34,7 @@ def test_the_moves_on_the_loop_pass_on_postgresql() -> None:
     env = {**os.environ, "DATABASE_URL": f"{PG}/baithak_fastmoves"}
     env.pop("REDIS_URL", None)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests/tables/test_fastmoves.py", "-q",
+        [sys.executable, "-m", "pytest", "tests/tables/test_fastmoves.py", "tests/tables/test_revision.py", "-q",
          "-p", "no:cacheprovider", "--create-db"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
