@@ -7,7 +7,10 @@ to move sends one action every ``1 / rate`` seconds at most (and never before it
 the previous one); the latency of an action is the time from sending it to the moment all
 the table's sockets have received the state of the next version. The anchor
 (``bench/anchor_asgi.py``, a bare group-broadcast consumer on the same channel layer,
-frames of the same size) is measured in the same run with the same clients and pacing.
+frames of the same size) is measured in the same run with the same clients and pacing:
+both servers are up at once and take turns under the load (``--window`` seconds each,
+the first ``--settle`` of each turn not recorded), so that both meet the machine's
+neighbours alike; each step of the saturation ramp is one turn each.
 
 Figures: p50/p99 latency, actions per second achieved, errors, lost actions (seen applied
 by the clients but missing from the table's log afterwards), unanswered ones (no answer
@@ -36,6 +39,7 @@ import contextlib
 import gc
 import http.client
 import json
+import math
 import os
 import platform
 import random
@@ -163,13 +167,15 @@ def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untype
 
 
 def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    """py-spy (pip install py-spy) sampling the tables' server for the nominal window."""
+    """py-spy (pip install py-spy) sampling the tables' server for the nominal turns
+    (the anchor's turns between them show as the loop waiting)."""
     spy = str(Path(sys.executable).with_name("py-spy"))
     if not Path(spy).exists():
         raise SystemExit(f"--profile needs py-spy next to {sys.executable}: pip install py-spy")
     form = "raw" if args.profile.endswith(".txt") else "flamegraph"
     return subprocess.Popen(
-        [spy, "record", "--pid", str(pid), "--duration", str(int(args.warmup + args.seconds)),
+        [spy, "record", "--pid", str(pid), "--duration",
+         str(int(2 * (args.seconds + math.ceil(args.seconds / args.window) * args.settle))),
          "--format", form, "--output", args.profile, "--nonblocking", "--threads"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
@@ -341,8 +347,8 @@ async def _drive(table: Table, anchor: bool, rate: float, until: float, start: f
             return
         if table.errors > errors:
             continue
-        table.accepted += 1
         if record:
+            table.accepted += 1
             table.latencies.append((time.perf_counter() - t0) * 1000)
         next_at = max(next_at, time.perf_counter())
 
@@ -362,37 +368,51 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds: float,
-                   warmup: float, pid: int | None = None) -> dict[str, Any]:
-    for t in tables:
-        t.latencies.clear()
-        t.errors = t.lost = t.accepted = 0
-    rate = total_rate / len(tables)
-    rng = random.Random(7)
-    now = time.perf_counter()
-    # Warm-up (not recorded), then the measured window; tables start staggered.
-    await asyncio.gather(*[
-        _drive(t, anchor, rate, now + warmup, now + i / total_rate, rng, False)
-        for i, t in enumerate(tables)
-    ])
-    for t in tables:  # the warm-up's actions count for errors and losses, not the rate
-        t.latencies.clear()
-        t.accepted = 0
+@dataclass
+class Side:
+    """The tables' server or the anchor's, with its clients and what its measured
+    windows have added up to so far."""
+
+    name: str
+    anchor: bool
+    pid: int
+    tables: list[Table]
+    cpu: float = 0.0
+    elapsed: float = 0.0
+
+    def reset(self) -> None:
+        for t in self.tables:
+            t.latencies.clear()
+            t.errors = t.lost = t.accepted = 0
+        self.cpu = self.elapsed = 0.0
+
+
+async def _play(side: Side, total_rate: float, seconds: float, rng: random.Random,
+                record: bool) -> None:
+    """Every table of ``side`` paced at ``total_rate`` in all for ``seconds``; the tables
+    start staggered over the first second. Recorded windows add their latencies, their
+    server CPU and their time to the side's."""
+    rate = total_rate / len(side.tables)
     begin = time.perf_counter()
-    cpu_begin = _cpu_seconds(pid)
+    cpu_begin = _cpu_seconds(side.pid)
     await asyncio.gather(*[
-        _drive(t, anchor, rate, begin + seconds, begin + i / total_rate, rng, True)
-        for i, t in enumerate(tables)
+        _drive(t, side.anchor, rate, begin + seconds, begin + i / total_rate, rng, record)
+        for i, t in enumerate(side.tables)
     ])
-    elapsed = time.perf_counter() - begin
-    cpu = _cpu_seconds(pid) - cpu_begin
-    accepted = sum(t.accepted for t in tables)
-    lat = [x for t in tables for x in t.latencies]
+    if record:
+        side.elapsed += time.perf_counter() - begin
+        side.cpu += _cpu_seconds(side.pid) - cpu_begin
+
+
+def _figures(side: Side, total_rate: float) -> dict[str, Any]:
+    accepted = sum(t.accepted for t in side.tables)
+    lat = [x for t in side.tables for x in t.latencies]
+    elapsed = side.elapsed or float("nan")
     return {
         # What one action costs the server, whatever the machine's other load: the
         # figure to compare changes by (latency also moves with the neighbours' CPU).
-        "server_cpu_share": round(cpu / elapsed, 3),
-        "server_cpu_ms_per_action": round(1000 * cpu / accepted, 3) if accepted else None,
+        "server_cpu_share": round(side.cpu / elapsed, 3),
+        "server_cpu_ms_per_action": round(1000 * side.cpu / accepted, 3) if accepted else None,
         "target_actions_per_s": total_rate,
         "actions_per_s": round(accepted / elapsed, 1),
         "p50_ms": round(_percentile(lat, 0.50), 2),
@@ -400,22 +420,48 @@ async def _measure(tables: list[Table], anchor: bool, total_rate: float, seconds
         "p95_ms": round(_percentile(lat, 0.95), 2),
         "p99_ms": round(_percentile(lat, 0.99), 2),
         "max_ms": round(max(lat), 2) if lat else float("nan"),
-        "errors": sum(t.errors for t in tables),
-        "lost": sum(t.lost for t in tables),
+        "errors": sum(t.errors for t in side.tables),
+        "lost": sum(t.lost for t in side.tables),
         "samples": len(lat),
     }
 
 
-async def _run_side(port: int, tables_ids: list[str], sessions: list[str], anchor: bool,
-                    args: argparse.Namespace, pid: int) -> dict[str, Any]:
-    seats = GAMES[args.game][1]
+async def _measure(sides: list[Side], total_rate: float, seconds: float, window: float,
+                   settle: float) -> dict[str, dict[str, Any]]:
+    """``seconds`` of each side at ``total_rate``, in turns of ``window`` seconds: tables,
+    anchor, tables, anchor… Each turn starts with ``settle`` seconds not recorded (the
+    staggered start). Both sides see the machine as it is in the same minutes: the
+    neighbours' load on this shared machine moves the anchor's own p99 several-fold
+    from one minute to the next, and a ratio of two runs taken apart measured that."""
+    rng = random.Random(7)
+    for side in sides:
+        side.reset()
+    left = seconds
+    while left > 1e-6:
+        turn = min(window, left)
+        for side in sides:
+            await _play(side, total_rate, settle, rng, False)
+            await _play(side, total_rate, turn, rng, True)
+        left -= turn
+    return {side.name: _figures(side, total_rate) for side in sides}
+
+
+async def _connect_side(name: str, port: int, tables_ids: list[str], sessions: list[str],
+                        anchor: bool, game: str, pid: int) -> Side:
+    seats = GAMES[game][1]
     tables = [Table(tid, seats=seats) for tid in tables_ids]
     query = "" if anchor else "?format=json"
     for i, t in enumerate(tables):
         await _connect(t, port, sessions[seats * i: seats * i + seats], query)
     await asyncio.gather(*[_wait(t, lambda t=t: min(t.seen) >= 0, 30) for t in tables])
-    if args.profile and not anchor:  # the nominal window only, not the set-up
-        args.spy = _profile(args.server_pid, args)
+    return Side(name, anchor, pid, tables)
+
+
+async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, sessions: list[str],
+               tables_port: int, tables_pid: int, ids: list[str]) -> dict[str, Any]:
+    """Both servers up at once, measured in turns (see _measure)."""
+    tables = await _connect_side("tables", tables_port, ids, sessions, False, args.game,
+                                 tables_pid)
     # The clients' own garbage collector stays out of what they time, as timeit's does:
     # a pass over a thousand sockets' parsed frames paused every client for tens of
     # milliseconds, and the tables' frames (nested JSON) make far more objects to walk
@@ -423,32 +469,60 @@ async def _run_side(port: int, tables_ids: list[str], sessions: list[str], ancho
     gc.collect()
     gc.freeze()
     gc.disable()
+    nominal = args.rate * len(ids)
     try:
-        result: dict[str, Any] = {"nominal": await _measure(
-            tables, anchor, args.rate * len(tables), args.seconds, args.warmup, pid)}
-        ramp = []
-        for total in args.ramp:
-            step = await _measure(tables, anchor, total, args.step_seconds, 1.0, pid)
-            ramp.append(step)
-            print(f"  {'anchor' if anchor else 'tables'} ramp {total:>6.0f}/s: "
-                  f"p99 {step['p99_ms']:.1f} ms, {step['actions_per_s']}/s", flush=True)
-            if step["p99_ms"] > SATURATION_MS * 2:
-                break
+        # The tables' warm-up first: its frames give the anchor's frame size.
+        await _play(tables, nominal, args.warmup, random.Random(3), False)
+        sizes = [b for t in tables.tables for b in t.frame_bytes]
+        env = {**env, "ANCHOR_FRAME_BYTES": str(round(statistics.mean(sizes)) if sizes
+                                                 else 3000)}
+        with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
+            anchor = await _connect_side("anchor", port, [str(i) for i in range(len(ids))],
+                                         sessions, True, args.game, pid)
+            gc.collect()
+            gc.freeze()
+            await _play(anchor, nominal, args.warmup, random.Random(3), False)
+            sides = [tables, anchor]
+            if args.profile:  # the nominal turns only, not the set-up
+                args.spy = _profile(tables_pid, args)
+            print("nominal load, in turns ...", flush=True)
+            results = {side.name: {"nominal": figures} for side, figures in zip(
+                sides, (await _measure(sides, nominal, args.seconds, args.window,
+                                       args.settle)).values(), strict=True)}
+            ramps: dict[str, list[dict[str, Any]]] = {side.name: [] for side in sides}
+            climbing = list(sides)
+            for total in args.ramp:
+                step = await _measure(climbing, total, args.step_seconds, args.step_seconds,
+                                      args.settle)
+                for side in list(climbing):
+                    figures = step[side.name]
+                    ramps[side.name].append(figures)
+                    print(f"  {side.name} ramp {total:>6.0f}/s: p99 {figures['p99_ms']:.1f}"
+                          f" ms, {figures['actions_per_s']}/s", flush=True)
+                    if figures["p99_ms"] > SATURATION_MS * 2:
+                        climbing.remove(side)
+                if not climbing:
+                    break
+            for side in sides:
+                result = results[side.name]
+                result["ramp"] = ramps[side.name]
+                within = [s["actions_per_s"] for s in ramps[side.name]
+                          if s["p99_ms"] <= SATURATION_MS]
+                result["saturation_actions_per_s"] = max(within) if within else 0.0
+                frame_sizes = [b for t in side.tables for b in t.frame_bytes]
+                result["mean_frame_bytes"] = (
+                    round(statistics.mean(frame_sizes)) if frame_sizes else 0
+                )
+                result["final_versions"] = {t.id: min(t.seen) for t in side.tables}
+                for t in side.tables:
+                    for ws in t.sockets:
+                        await ws.close()
     finally:
         gc.enable()
         gc.unfreeze()
-    result["ramp"] = ramp
-    result["error_codes"] = dict(ERROR_CODES)
+    results["error_codes"] = dict(ERROR_CODES)
     ERROR_CODES.clear()
-    within = [s["actions_per_s"] for s in ramp if s["p99_ms"] <= SATURATION_MS]
-    result["saturation_actions_per_s"] = max(within) if within else 0.0
-    sizes = [b for t in tables for b in t.frame_bytes]
-    result["mean_frame_bytes"] = round(statistics.mean(sizes)) if sizes else 0
-    result["final_versions"] = {t.id: min(t.seen) for t in tables}
-    for t in tables:
-        for ws in t.sockets:
-            await ws.close()
-    return result
+    return results
 
 
 def _lost_in_log(port: int, session: str, finals: dict[str, int]) -> int:
@@ -467,6 +541,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="actions/s per table")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--window", type=float, default=5.0,
+                        help="seconds of each side's turn in the nominal measurement")
+    parser.add_argument("--settle", type=float, default=1.0,
+                        help="seconds not recorded at the start of each turn")
     parser.add_argument("--step-seconds", type=float, default=8.0)
     parser.add_argument("--ramp", type=lambda s: [float(x) for x in s.split(",")],
                         default=[100, 250, 400, 600, 800, 1000, 1300],
@@ -493,30 +571,25 @@ def main() -> None:
         "cpus": os.cpu_count(),
     }
     with _daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
-        args.server_pid = pid
         with ThreadPoolExecutor(8) as pool:
             ids = list(pool.map(
                 lambda i: str(_open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
                 range(args.tables),
             ))
-        print("tables:", flush=True)
-        side = asyncio.run(_run_side(port, ids, sessions, False, args, pid))
+        results = asyncio.run(_run(args, env, tmp, sessions, port, pid, ids))
+        side, anchor = results["tables"], results["anchor"]
         # Lost: an action a client saw applied that the log does not hold. An action not
         # answered within 10 s (an overloaded server) is counted apart, as unanswered.
         side["missing_from_log"] = _lost_in_log(port, sessions[0], side.pop("final_versions"))
-        side["unanswered"] = sum(s["lost"] for s in [side["nominal"], *side["ramp"]])
+        for result in (side, anchor):
+            result["unanswered"] = sum(s["lost"] for s in [result["nominal"], *result["ramp"]])
         side["lost"] = side["missing_from_log"]
-        out["tables_result"] = side
+        anchor.pop("final_versions")
+        out["tables_result"], out["anchor_result"] = side, anchor
+        out["error_codes"] = results["error_codes"]
         if args.spy is not None:
             args.spy.wait()
             print(f"profile: {args.profile}")
-    env["ANCHOR_FRAME_BYTES"] = str(out["tables_result"]["mean_frame_bytes"] or 3000)
-    with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
-        print("anchor:", flush=True)
-        anchor = asyncio.run(_run_side(port, [str(i) for i in range(args.tables)], sessions,
-                                       True, args, pid))
-        anchor.pop("final_versions")
-        out["anchor_result"] = anchor
     t, a = out["tables_result"], out["anchor_result"]
     out["p99_ratio"] = round(t["nominal"]["p99_ms"] / a["nominal"]["p99_ms"], 2)
     out["saturation_ratio"] = round(
