@@ -117,7 +117,10 @@ async def _from_known(
         return None
     if seats[seat].away or not services.names_cached(table, seats):
         raise Fallback("the seat comes back, or a name is not cached")
-    new_state, now = services._advance(table, seats, game_state, seat, action)
+    try:
+        new_state, now = services._advance(table, seats, game_state, seat, action)
+    except services.TableError:  # illegal in the state in memory, which may be behind
+        return None
     if new_state.is_over:
         raise Fallback("the match ends: its result is recorded by the ORM")
     messages = services.change_messages(

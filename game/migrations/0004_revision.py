@@ -30,6 +30,9 @@ POSTGRES = [
     BEGIN
         IF TG_OP = 'DELETE' THEN
             UPDATE game_table SET revision = revision + 1 WHERE id = OLD.table_id;
+        ELSIF TG_OP = 'UPDATE' THEN  -- a seat moved to another table moves both on
+            UPDATE game_table SET revision = revision + 1
+            WHERE id IN (OLD.table_id, NEW.table_id);
         ELSE
             UPDATE game_table SET revision = revision + 1 WHERE id = NEW.table_id;
         END IF;
@@ -63,7 +66,9 @@ SQLITE = [
     """,
     """
     CREATE TRIGGER game_seat_revision_update AFTER UPDATE ON game_seat FOR EACH ROW
-    BEGIN UPDATE game_table SET revision = revision + 1 WHERE id = NEW.table_id; END
+    BEGIN
+        UPDATE game_table SET revision = revision + 1 WHERE id IN (OLD.table_id, NEW.table_id);
+    END
     """,
     """
     CREATE TRIGGER game_seat_revision_delete AFTER DELETE ON game_seat FOR EACH ROW
@@ -87,6 +92,13 @@ def _run(statements: dict[str, list[str]]):  # type: ignore[no-untyped-def]
             schema_editor.execute(sql)
 
     return run
+
+
+# Lock order: a seat's write now also writes its table's row. The services lock the table
+# row first, then write seats, so they keep one order. A seat written without the table
+# locked first (a user deleted: Seat.user is SET_NULL) takes the other order; against a
+# move that brings a seat back from away, PostgreSQL may find a deadlock and abort one of
+# the two, which then changes nothing.
 
 
 class Migration(migrations.Migration):

@@ -205,11 +205,21 @@ def test_the_next_move_is_written_from_the_rows_in_memory(
     real = fastmoves._from_read
     monkeypatch.setattr(fastmoves, "_from_read", lambda *a: reads.append(a) or real(*a))
     for _ in range(4):
-        version = _move_once(table, users)
+        row, game_state = _ready(table)
+        done = _on_loop(table, users[game_state.to_move], _legal(game_state), row.version)
+        assert not isinstance(done, Exception), done
+        version, held = done
         stored = Table.objects.get(pk=table.pk)
         assert stored.version == version
         assert Action.objects.filter(table=table).count() == version
-        assert states.known_rows(table.pk)[0] == stored.revision  # type: ignore[index]
+        revision, known, _seats = states.known_rows(table.pk)  # type: ignore[misc]
+        assert revision == stored.revision
+        for name in ("moved_at", "deadline_at", "deadline_kind", "deadline_version", "status"):
+            assert getattr(known, name) == getattr(stored, name), name
+        [(_group, notice)] = [m for m in held if m[0] == services.group_name(table.pk)]
+        for key, text in notice["frames"].items():  # byte for byte what a socket builds
+            frame_seat = None if key == "-" else int(key)
+            assert text == services.frame_json(services.state_payload(table.pk, frame_seat))
     assert reads == []
 
 
@@ -248,3 +258,26 @@ def test_a_refusal_from_the_rows_in_memory_is_checked_against_the_database(
     version = _move_once(table, users)
     assert version == row.version + 2
     assert Action.objects.filter(table=table).count() == version
+
+
+def test_an_illegal_move_in_the_state_in_memory_is_checked_against_the_database(
+    users: list[Any]
+) -> None:
+    # The rows and state this process holds are a version behind: an action the old
+    # state refuses is not called illegal from memory. The database says stale.
+    table = four_player_table(users)
+    _move_once(table, users)
+    row, game_state = _ready(table)
+    behind_rows = states.known_rows(table.pk)
+    assert behind_rows is not None
+    mover = users[game_state.to_move]
+    assert services.apply_action(
+        table_id=table.pk, owner=owner(mover), action=_legal(game_state),
+        expected_version=row.version,
+    ) == row.version + 1
+    states.remember_rows(*behind_rows)  # as another process's move would leave this one
+    states.remember(behind_rows[1], row.version, game_state)
+    illegal = "no-such-action"
+    result = _on_loop(table, mover, illegal, row.version)
+    assert isinstance(result, services.TableError) and result.code == "stale", result
+    assert Action.objects.filter(table=table).count() == row.version + 1

@@ -67,3 +67,5 @@ def test_every_write_of_a_seat_moves_its_table_on(users: list[Any]) -> None:
     Seat.objects.create(table=table, number=3, bot=True)
     assert _revision(table) == before + 7
     assert _revision(other) == other_before  # only the seat's own table
+    Seat.objects.filter(table=table, number=3).update(table=other, number=9)
+    assert (_revision(table), _revision(other)) == (before + 8, other_before + 1)
