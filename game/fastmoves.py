@@ -285,10 +285,7 @@ class _Postgres:
         ``transaction()``: inside a pipeline that nests two more, each synced on its
         way out, which made four round trips of the two and half again the client's
         time (0.65 against 1.05 ms of CPU a move, measured serially)."""
-        conn = await self.free.get()
-        try:
-            if conn is None or conn.closed:
-                conn = await self._connect()
+        async with self._connection() as conn:
             try:
                 async with conn.pipeline():
                     await conn.execute("BEGIN")
@@ -300,10 +297,20 @@ class _Postgres:
                 # only for refusals and the uncommon moves.)
                 await conn.execute("ROLLBACK")
                 raise
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """One of the few connections, made when first needed. An error or a
+        cancellation may leave it mid-way: then it is closed, never reused (a refusal
+        or a Fallback raised between statements is not such an error)."""
+        conn = await self.free.get()
+        try:
+            if conn is None or conn.closed:
+                conn = await self._connect()
+            yield conn
         except (Fallback, services.TableError):
             raise
         except BaseException:
-            # An error or a cancellation may leave the connection mid-way: never reuse it.
             if conn is not None and not conn.closed:
                 with contextlib.suppress(Exception):
                     await conn.close()
@@ -311,7 +318,6 @@ class _Postgres:
             raise
         finally:
             self.free.put_nowait(conn)
-
 
     async def guarded_move(
         self, table: Table, revision: int, seat: int, action: str, now: Any
@@ -322,20 +328,9 @@ class _Postgres:
             table, services._PLAY_FIELDS, revision, table.version, seat, action,
             Action.PLAYER, now, self.wrapper,
         )
-        conn = await self.free.get()
-        try:
-            if conn is None or conn.closed:
-                conn = await self._connect()
+        async with self._connection() as conn:
             cursor = await conn.execute(*statement)  # autocommit: its own transaction
             return bool(cursor.rowcount == 1)
-        except BaseException:
-            if conn is not None and not conn.closed:  # never reuse one left mid-way
-                with contextlib.suppress(Exception):
-                    await conn.close()
-            conn = None
-            raise
-        finally:
-            self.free.put_nowait(conn)
 
 
 class _PostgresSession:
