@@ -99,7 +99,7 @@ async def apply_action(
 
 
 async def _from_known(
-    db: Any, known: tuple[int, Table, list[Seat]], owner: services.Owner, action: str,
+    db: Any, known: tuple[Table, list[Seat]], owner: services.Owner, action: str,
     expected_version: int,
 ) -> tuple[int, list[tuple[str, dict[str, Any]]]] | None:
     """The move played from the rows this process wrote last, in one guarded write: no
@@ -107,31 +107,42 @@ async def _from_known(
     None: the guess was wrong or cannot be trusted (someone else wrote the table or a
     seat, or the rows in memory would refuse the move); nothing is written, and the
     caller reads the rows. Only a refusal read from the database is sent to a player."""
-    revision, known_table, seats = known
+    known_table, seats = known
+    revision = known_table.revision
     table = copy.copy(known_table)  # the known row stays as it was if this fails
     try:
-        seat, game_state = services.admit_action(
-            table, seats, owner, action, expected_version, load=_cached_state
-        )
-    except services.TableError:
+        seat, new_state, now, messages = _step(table, seats, owner, action, expected_version)
+    except services.TableError:  # refused by rows and a state that may be behind
         return None
-    if seats[seat].away or not services.names_cached(table, seats):
-        raise Fallback("the seat comes back, or a name is not cached")
-    try:
-        new_state, now = services._advance(table, seats, game_state, seat, action)
-    except services.TableError:  # illegal in the state in memory, which may be behind
-        return None
-    if new_state.is_over:
-        raise Fallback("the match ends: its result is recorded by the ORM")
-    messages = services.change_messages(
-        table, seats, new_state, wake=services._wakes_clock(table)
-    )
     if not await db.guarded_move(table, revision, seat, action, now):
         return None
     table.revision = revision + 1  # as the guarded write set it
-    states.remember_rows(table.revision, table, seats)
+    states.remember_rows(table, seats)
     states.remember(table, table.version, new_state)
     return table.version, messages
+
+
+def _step(
+    table: Table, seats: list[Seat], owner: services.Owner, action: str,
+    expected_version: int,
+) -> tuple[int, Any, Any, list[tuple[str, dict[str, Any]]]]:
+    """The move on ``table`` (moved on in memory): the seat, the new state, when, and
+    the messages to send once it is stored. Writes nothing; raises TableError for a
+    refusal and Fallback for a move the thread plays."""
+    seat, game_state = services.admit_action(
+        table, seats, owner, action, expected_version, load=_cached_state
+    )
+    if seats[seat].away or not services.names_cached(table, seats):
+        raise Fallback("the seat comes back, or a name is not cached")
+    new_state, now = services._advance(table, seats, game_state, seat, action)
+    if new_state.is_over:
+        raise Fallback("the match ends: its result is recorded by the ORM")
+    # Built before the first await of the writes: the names checked above are still in
+    # the cache (a second's margin), so building reads nothing.
+    messages = services.change_messages(
+        table, seats, new_state, wake=services._wakes_clock(table)
+    )
+    return seat, new_state, now, messages
 
 
 async def _from_read(
@@ -150,19 +161,7 @@ async def _from_read(
         for seat_row in seats:
             seat_row.table = table
         revision = table.revision
-        seat, game_state = services.admit_action(
-            table, seats, owner, action, expected_version, load=_cached_state
-        )
-        if seats[seat].away or not services.names_cached(table, seats):
-            raise Fallback("the seat comes back, or a name is not cached")
-        new_state, now = services._advance(table, seats, game_state, seat, action)
-        if new_state.is_over:
-            raise Fallback("the match ends: its result is recorded by the ORM")
-        # Built before the first await of the writes: the names checked above are
-        # still in the cache (a second's margin), so building reads nothing.
-        messages = services.change_messages(
-            table, seats, new_state, wake=services._wakes_clock(table)
-        )
+        seat, new_state, now, messages = _step(table, seats, owner, action, expected_version)
         await session.write(
             rows.append_statement(
                 table.pk, table.version, seat, action, Action.PLAYER, now, db.wrapper
@@ -172,7 +171,7 @@ async def _from_read(
     # The row is locked and this transaction wrote no seat: the update's trigger moved
     # the revision on by exactly one.
     table.revision = revision + 1
-    states.remember_rows(table.revision, table, seats)
+    states.remember_rows(table, seats)
     states.remember(table, table.version, new_state)
     return table.version, messages
 

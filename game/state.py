@@ -84,11 +84,16 @@ def at_version(table: Table, version: int) -> Any:
     return replay(initial(table), _actions(table, 0, version))
 
 
+def _put(cache: dict[int, Any], key: int, value: Any) -> None:
+    """``cache[key] = value`` within _MAX_CACHED entries (the oldest goes; lock held)."""
+    if len(cache) >= _MAX_CACHED and key not in cache:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
+
+
 def remember(table: Table, version: int, state: Any) -> None:
     with _lock:
-        if len(_cache) >= _MAX_CACHED and table.pk not in _cache:
-            _cache.pop(next(iter(_cache)))
-        _cache[table.pk] = (table.commitment, version, state)
+        _put(_cache, table.pk, (table.commitment, version, state))
 
 
 def forget(table_id: int) -> None:
@@ -104,21 +109,19 @@ def clear_cache() -> None:
         _rows.clear()
 
 
-# A table's row and seats as this process last wrote them, with the row's revision
-# after that write (game.fastmoves). Only ever a guess: a move played from it is written
-# only if the database's revision is still this one (Table.revision), and a refusal
-# from it is never sent without reading the rows again.
-_rows: dict[int, tuple[int, Any, list[Any]]] = {}  # table id -> (revision, table, seats)
+# A table's row and seats as this process last wrote them, the row's ``revision`` as
+# that write left it (game.fastmoves). Only ever a guess: a move played from it is
+# written only if the database's revision is still this one (Table.revision), and a
+# refusal from it is never sent without reading the rows again.
+_rows: dict[int, tuple[Table, list[Any]]] = {}  # table id -> (table, seats)
 
 
-def remember_rows(revision: int, table: Table, seats: list[Any]) -> None:
+def remember_rows(table: Table, seats: list[Any]) -> None:
     with _lock:
-        if len(_rows) >= _MAX_CACHED and table.pk not in _rows:
-            _rows.pop(next(iter(_rows)))
-        _rows[table.pk] = (revision, table, seats)
+        _put(_rows, table.pk, (table, seats))
 
 
-def known_rows(table_id: int) -> tuple[int, Any, list[Any]] | None:
+def known_rows(table_id: int) -> tuple[Table, list[Any]] | None:
     with _lock:
         return _rows.get(table_id)
 

@@ -212,8 +212,8 @@ def test_the_next_move_is_written_from_the_rows_in_memory(
         stored = Table.objects.get(pk=table.pk)
         assert stored.version == version
         assert Action.objects.filter(table=table).count() == version
-        revision, known, _seats = states.known_rows(table.pk)  # type: ignore[misc]
-        assert revision == stored.revision
+        known, _seats = states.known_rows(table.pk)  # type: ignore[misc]
+        assert known.revision == stored.revision
         for name in ("moved_at", "deadline_at", "deadline_kind", "deadline_version", "status"):
             assert getattr(known, name) == getattr(stored, name), name
         [(_group, notice)] = [m for m in held if m[0] == services.group_name(table.pk)]
@@ -276,7 +276,7 @@ def test_an_illegal_move_in_the_state_in_memory_is_checked_against_the_database(
         expected_version=row.version,
     ) == row.version + 1
     states.remember_rows(*behind_rows)  # as another process's move would leave this one
-    states.remember(behind_rows[1], row.version, game_state)
+    states.remember(behind_rows[0], row.version, game_state)
     illegal = "no-such-action"
     result = _on_loop(table, mover, illegal, row.version)
     assert isinstance(result, services.TableError) and result.code == "stale", result
