@@ -319,7 +319,9 @@ def _next_action(table: Table, anchor: bool, rng: random.Random) -> tuple[int, s
 
 
 async def _drive(table: Table, anchor: bool, rate: float, until: float, start: float,
-                 rng: random.Random, record: bool) -> None:
+                 rng: random.Random, record_from: float | None) -> None:
+    """Play ``table`` at ``rate`` until ``until``; actions sent from ``record_from`` on
+    (None: none) count for the figures."""
     await asyncio.sleep(max(0.0, start - time.perf_counter()))
     period = 1.0 / rate
     next_at = time.perf_counter()
@@ -347,7 +349,7 @@ async def _drive(table: Table, anchor: bool, rate: float, until: float, start: f
             return
         if table.errors > errors:
             continue
-        if record:
+        if record_from is not None and t0 >= record_from:
             table.accepted += 1
             table.latencies.append((time.perf_counter() - t0) * 1000)
         next_at = max(next_at, time.perf_counter())
@@ -380,28 +382,43 @@ class Side:
     cpu: float = 0.0
     elapsed: float = 0.0
 
-    def reset(self) -> None:
+    def reset(self, errors: bool = True) -> None:
+        """Forget the figures so far (``errors``: the errors and unanswered actions too;
+        the nominal measurement keeps the warm-ups', as they count for those)."""
         for t in self.tables:
             t.latencies.clear()
-            t.errors = t.lost = t.accepted = 0
+            t.accepted = 0
+            if errors:
+                t.errors = t.lost = 0
         self.cpu = self.elapsed = 0.0
 
 
 async def _play(side: Side, total_rate: float, seconds: float, rng: random.Random,
-                record: bool) -> None:
-    """Every table of ``side`` paced at ``total_rate`` in all for ``seconds``; the tables
-    start staggered over the first second. Recorded windows add their latencies, their
-    server CPU and their time to the side's."""
+                settle: float | None = None) -> None:
+    """Every table of ``side`` paced at ``total_rate`` in all; the tables start
+    staggered over the first second. With ``settle``, one turn: ``settle`` seconds not
+    recorded, then ``seconds`` whose latencies, server CPU and time add to the side's
+    (the load goes on across the two, so what the start-up queued is carried in).
+    Without, ``seconds`` not recorded (a warm-up)."""
     rate = total_rate / len(side.tables)
     begin = time.perf_counter()
-    cpu_begin = _cpu_seconds(side.pid)
+    record_from = None if settle is None else begin + settle
+    mark: dict[str, float] = {}
+
+    async def from_here() -> None:
+        await asyncio.sleep(max(0.0, (record_from or begin) - time.perf_counter()))
+        mark.update(at=time.perf_counter(), cpu=_cpu_seconds(side.pid))
+
+    marker = asyncio.ensure_future(from_here()) if record_from is not None else None
+    until = (record_from or begin) + seconds
     await asyncio.gather(*[
-        _drive(t, side.anchor, rate, begin + seconds, begin + i / total_rate, rng, record)
+        _drive(t, side.anchor, rate, until, begin + i / total_rate, rng, record_from)
         for i, t in enumerate(side.tables)
     ])
-    if record:
-        side.elapsed += time.perf_counter() - begin
-        side.cpu += _cpu_seconds(side.pid) - cpu_begin
+    if marker is not None:
+        await marker
+        side.elapsed += time.perf_counter() - mark["at"]
+        side.cpu += _cpu_seconds(side.pid) - mark["cpu"]
 
 
 def _figures(side: Side, total_rate: float) -> dict[str, Any]:
@@ -427,7 +444,7 @@ def _figures(side: Side, total_rate: float) -> dict[str, Any]:
 
 
 async def _measure(sides: list[Side], total_rate: float, seconds: float, window: float,
-                   settle: float) -> dict[str, dict[str, Any]]:
+                   settle: float, keep_errors: bool = False) -> dict[str, dict[str, Any]]:
     """``seconds`` of each side at ``total_rate``, in turns of ``window`` seconds: tables,
     anchor, tables, anchor… Each turn starts with ``settle`` seconds not recorded (the
     staggered start). Both sides see the machine as it is in the same minutes: the
@@ -435,13 +452,12 @@ async def _measure(sides: list[Side], total_rate: float, seconds: float, window:
     from one minute to the next, and a ratio of two runs taken apart measured that."""
     rng = random.Random(7)
     for side in sides:
-        side.reset()
+        side.reset(errors=not keep_errors)
     left = seconds
     while left > 1e-6:
         turn = min(window, left)
         for side in sides:
-            await _play(side, total_rate, settle, rng, False)
-            await _play(side, total_rate, turn, rng, True)
+            await _play(side, total_rate, turn, rng, settle)
         left -= turn
     return {side.name: _figures(side, total_rate) for side in sides}
 
@@ -472,7 +488,7 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
     nominal = args.rate * len(ids)
     try:
         # The tables' warm-up first: its frames give the anchor's frame size.
-        await _play(tables, nominal, args.warmup, random.Random(3), False)
+        await _play(tables, nominal, args.warmup, random.Random(3))
         sizes = [b for t in tables.tables for b in t.frame_bytes]
         env = {**env, "ANCHOR_FRAME_BYTES": str(round(statistics.mean(sizes)) if sizes
                                                  else 3000)}
@@ -481,14 +497,15 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
                                          sessions, True, args.game, pid)
             gc.collect()
             gc.freeze()
-            await _play(anchor, nominal, args.warmup, random.Random(3), False)
+            await _play(anchor, nominal, args.warmup, random.Random(3))
             sides = [tables, anchor]
             if args.profile:  # the nominal turns only, not the set-up
                 args.spy = _profile(tables_pid, args)
             print("nominal load, in turns ...", flush=True)
             results = {side.name: {"nominal": figures} for side, figures in zip(
                 sides, (await _measure(sides, nominal, args.seconds, args.window,
-                                       args.settle)).values(), strict=True)}
+                                       args.settle, keep_errors=True)).values(),
+                strict=True)}
             ramps: dict[str, list[dict[str, Any]]] = {side.name: [] for side in sides}
             climbing = list(sides)
             for total in args.ramp:
