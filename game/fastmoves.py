@@ -22,6 +22,12 @@ a state not in this process's cache, a name not cached, a seat coming back from 
 the move that ends the match (its result is recorded through the ORM), a table this
 connection cannot see, or any database error.
 
+On PostgreSQL these connections commit as ``TABLES_MOVES_SYNCHRONOUS_COMMIT`` says
+(default ``off``: the move is committed and seen by every process before anyone hears
+of it, and reaches the disk within a fraction of a second, the durability SQLite runs
+with here; the settings say why). The thread's connections, which record a match's
+result, keep PostgreSQL's own setting.
+
 ``TABLES_FAST_MOVES = False`` (environment ``TABLES_FAST_MOVES=off``) turns this off.
 """
 
@@ -261,6 +267,9 @@ class _Postgres:
         self.wrapper = wrapper  # Django's, for conversions and SQL (never connected)
         self.params = params
         self.timezone_name = timezone_name
+        self.synchronous_commit = str(
+            getattr(settings, "TABLES_MOVES_SYNCHRONOUS_COMMIT", "off")
+        )
         self.free: asyncio.Queue[Any] = asyncio.Queue()
         for _ in range(size):
             self.free.put_nowait(None)  # a place for a connection, made when first used
@@ -273,6 +282,10 @@ class _Postgres:
         )
         if self.timezone_name and conn.info.parameter_status("TimeZone") != self.timezone_name:
             await conn.execute("SELECT set_config('TimeZone', %s, false)", [self.timezone_name])
+        # How these moves commit (settings.TABLES_MOVES_SYNCHRONOUS_COMMIT says why).
+        await conn.execute(
+            "SELECT set_config('synchronous_commit', %s, false)", [self.synchronous_commit]
+        )
         return conn
 
     @contextlib.asynccontextmanager

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent  # the repository root
@@ -257,6 +258,23 @@ TABLES_FAST_MOVES = os.environ.get("TABLES_FAST_MOVES", "on").lower() not in (
 # (bench/load.py --backend postgres); sixteen leave room. Each is a server connection:
 # keep processes x (this + DB_POOL_MAX) under PostgreSQL's max_connections (100).
 TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
+# PostgreSQL: how those moves commit (its synchronous_commit, for their connections only).
+# "off": committed, and seen by every process, before anyone hears of the move, and on
+# disk within a fraction of a second (the WAL writer's 200 ms rounds): a crash of a
+# server process loses nothing, a crash of PostgreSQL or of the machine may lose the
+# last fraction of a second of moves. That is the durability SQLite runs with here (WAL,
+# synchronous=NORMAL). Waiting for the disk's flush in every move was most of the slowest
+# moves' time (bench/load.py --backend postgres: the write's p90 6 ms against 1.6, its
+# p99 15 against 5). "on" waits for it; results, ratings and accounts always do.
+TABLES_MOVES_SYNCHRONOUS_COMMIT = os.environ.get(
+    "TABLES_MOVES_SYNCHRONOUS_COMMIT", "off"
+).lower()
+if TABLES_MOVES_SYNCHRONOUS_COMMIT not in ("off", "local", "remote_write", "on", "remote_apply"):
+    raise ImproperlyConfigured(
+        "TABLES_MOVES_SYNCHRONOUS_COMMIT must be one of PostgreSQL's synchronous_commit "
+        f"values (off, local, remote_write, on, remote_apply), not "
+        f"{TABLES_MOVES_SYNCHRONOUS_COMMIT!r}"
+    )
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).
 TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))

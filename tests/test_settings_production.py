@@ -98,3 +98,10 @@ def test_debug_off_without_a_secret_key_refuses_to_start() -> None:
     result = _manage(env, "check")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_a_nonsense_commit_setting_for_moves_refuses_to_start() -> None:
+    result = _manage({"TABLES_MOVES_SYNCHRONOUS_COMMIT": "sometimes"}, "check")
+    assert result.returncode != 0
+    assert "TABLES_MOVES_SYNCHRONOUS_COMMIT must be one of" in result.stderr
+    assert _manage({"TABLES_MOVES_SYNCHRONOUS_COMMIT": "On"}, "check").returncode == 0

@@ -281,3 +281,40 @@ def test_an_illegal_move_in_the_state_in_memory_is_checked_against_the_database(
     result = _on_loop(table, mover, illegal, row.version)
     assert isinstance(result, services.TableError) and result.code == "stale", result
     assert Action.objects.filter(table=table).count() == row.version + 1
+
+
+@pytest.mark.parametrize("value", ["off", "on"])
+def test_the_moves_on_the_loop_commit_as_the_setting_says(
+    users: list[Any], settings: Any, value: str
+) -> None:
+    """PostgreSQL: TABLES_MOVES_SYNCHRONOUS_COMMIT on the moves' own connections, and on
+    no other (Django's keep PostgreSQL's own setting, so a match's result waits for the
+    disk). The move is committed either way: the thread's connection sees it."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite: every connection runs with synchronous=NORMAL (settings)")
+    settings.TABLES_MOVES_SYNCHRONOUS_COMMIT = value
+    table = four_player_table(users)
+    row, game_state = _ready(table)
+    seat = game_state.to_move
+
+    async def body() -> tuple[Any, str]:
+        try:
+            done = await fastmoves.apply_action(
+                table_id=table.pk, owner=owner(users[seat]), action=_legal(game_state),
+                expected_version=row.version,
+            )
+            db = await fastmoves._database()
+            async with db._connection() as conn:
+                shown = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+            return done, shown[0]
+        finally:
+            await fastmoves.close_all()
+
+    (version, _messages), shown = run(body)
+    assert shown == value
+    assert version == row.version + 1
+    assert Table.objects.get(pk=table.pk).version == row.version + 1
+    assert Action.objects.filter(table=table).count() == row.version + 1
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
