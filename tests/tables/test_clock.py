@@ -138,7 +138,7 @@ def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
     rng = random.Random(8)
     # In Rung the winning side's caller calls again (CP-RUNG-6): when the draw gives the
     # person the call and their side wins every hand to the target, no hand of that
-    # match begins with a bot (about one deal in a thousand: the deals are random). Then
+    # match begins with a bot (rare, but the deals are random). Then
     # a new table.
     for _table in range(5):
         table = services.play_now(owner=owner(users[0]))
