@@ -259,15 +259,18 @@ TABLES_FAST_MOVES = os.environ.get("TABLES_FAST_MOVES", "on").lower() not in (
 # keep processes x (this + DB_POOL_MAX) under PostgreSQL's max_connections (100).
 TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
 # PostgreSQL: how those moves commit (its synchronous_commit, for their connections only).
-# "off": committed, and seen by every process, before anyone hears of the move, and on
-# disk within a fraction of a second (the WAL writer's 200 ms rounds): a crash of a
-# server process loses nothing, a crash of PostgreSQL or of the machine may lose the
-# last fraction of a second of moves. That is the durability SQLite runs with here (WAL,
-# synchronous=NORMAL). Waiting for the disk's flush in every move was most of the slowest
-# moves' time (bench/load.py --backend postgres: the write's p90 6 ms against 1.6, its
-# p99 15 against 5). "on" waits for it; results, ratings and accounts always do.
+# "on" (the default): each move waits for the disk's flush before anyone hears of it, so
+# no move a player saw is lost. "off": a move is still committed, and seen by every
+# process, before anyone hears of it, but it reaches the disk only with the WAL writer's
+# next rounds: a crash of PostgreSQL (any of its processes) or of the machine may lose up
+# to 3 x wal_writer_delay (600 ms by default) of moves players saw, and the server
+# processes must then be restarted, as their caches may hold versions that were lost
+# (game.state keys states by version; the rows in memory by revision). That wait was
+# most of the slowest moves' time (bench/load.py --backend postgres: the write's p90
+# 6 ms against 1.6 with "off", its p99 15 against 5). Django's connections, which write
+# results, ratings and accounts, keep the server's own setting either way.
 TABLES_MOVES_SYNCHRONOUS_COMMIT = os.environ.get(
-    "TABLES_MOVES_SYNCHRONOUS_COMMIT", "off"
+    "TABLES_MOVES_SYNCHRONOUS_COMMIT", "on"
 ).lower()
 if TABLES_MOVES_SYNCHRONOUS_COMMIT not in ("off", "local", "remote_write", "on", "remote_apply"):
     raise ImproperlyConfigured(
