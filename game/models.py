@@ -58,8 +58,12 @@ class Table(models.Model):
     # seeds that dealt it there: "server_seed", "client_seeds", "counter", "commitment".
     # None: an ordinary table, every hand dealt from its own chain.
     copied_deal = models.JSONField(null=True, blank=True)
-    # The one pending deadline, for the seat to move at `deadline_version`.
-    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The one pending deadline, for the seat to move at `deadline_version`. Not indexed
+    # (migration 0006): it changes on nearly every move, and an index on it kept
+    # PostgreSQL from writing a move's update as a heap-only tuple (HOT), so every move
+    # wrote a new entry into each of this table's six indexes. The clocks find due
+    # deadlines among the playing tables through the `table_lobby` index instead.
+    deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_kind = models.CharField(max_length=8, choices=DEADLINE_CHOICES, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     # Moves forward on every write of this row or of one of its seats, by the database's

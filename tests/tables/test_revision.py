@@ -6,14 +6,16 @@ PostgreSQL through tests/tables/test_fastmoves_postgres.py."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
-from game import rows
+from game import rows, services
+from game import state as states
 from game.models import Seat, Table
 
-from .conftest import four_player_table
+from .conftest import four_player_table, owner
 
 
 def _revision(table: Table) -> int:
@@ -69,3 +71,57 @@ def test_every_write_of_a_seat_moves_its_table_on(users: list[Any]) -> None:
     assert _revision(other) == other_before  # only the seat's own table
     Seat.objects.filter(table=table, number=3).update(table=other, number=9)
     assert (_revision(table), _revision(other)) == (before + 8, other_before + 1)
+
+
+def _updates_so_far() -> tuple[int, int] | None:
+    """PostgreSQL's counts of game_table's updates, and of those written as heap-only
+    tuples, not yet flushed to its statistics (this transaction's among them); None on
+    SQLite."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_stat_get_xact_tuples_updated(%s::regclass),"
+            " pg_stat_get_xact_tuples_hot_updated(%s::regclass)",
+            [Table._meta.db_table] * 2,
+        )
+        updated, hot = cursor.fetchone()
+    return int(updated), int(hot)
+
+
+def test_an_ordinary_move_changes_no_indexed_column_of_its_table(users: list[Any]) -> None:
+    # Migration 0006: a move's update of game_table that changes no indexed column can
+    # be written by PostgreSQL as a heap-only tuple (HOT), with no new entry in any of
+    # the table's indexes and half the WAL. An index on a column every move changes
+    # (deadline_at had one) takes that away from every move.
+    table = four_player_table(users)
+    services.seat_connected(table_id=table.pk, seat=0)  # deadlines run with someone there
+    table.refresh_from_db()
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Table._meta.db_table)
+    indexed = {column for info in found.values() if info["index"] or info["unique"]
+               for column in info["columns"]}
+    columns = {f.attname: f.column for f in Table._meta.concrete_fields}
+    rng = random.Random(5)
+    changed: set[str] = set()
+    hot: list[tuple[int, int]] = []
+    for _ in range(6):
+        before = Table.objects.filter(pk=table.pk).values().get()
+        match = states.load(table)
+        with transaction.atomic():
+            counts = _updates_so_far()
+            services.apply_action(
+                table_id=table.pk, owner=owner(users[match.to_move]),
+                action=rng.choice(match.legal_actions()), expected_version=table.version,
+            )
+            if counts is not None:  # within one transaction, so no flush in between
+                now_counts = _updates_so_far()
+                assert now_counts is not None
+                hot.append((now_counts[0] - counts[0], now_counts[1] - counts[1]))
+        table.refresh_from_db()
+        after = Table.objects.filter(pk=table.pk).values().get()
+        changed |= {columns[name] for name in before if before[name] != after[name]}
+    assert {"version", "deadline_at", "revision"} <= changed, changed
+    assert not changed & indexed, f"indexed and changed by every move: {changed & indexed}"
+    if connection.vendor == "postgresql":  # each move's update a heap-only tuple
+        assert all(updated >= 1 and hot_updated == updated for updated, hot_updated in hot), hot
