@@ -188,6 +188,58 @@ def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     )
 
 
+# A disk's flush, timed: 8 KiB written over the same block and fdatasync'd, as a
+# PostgreSQL commit does to its WAL, every INTERVAL seconds; one line per flush
+# (time.monotonic(), milliseconds), so each can be placed in the side's turn it fell in.
+_FLUSH_PROBE = r"""
+import os, sys, time
+path, interval, out = sys.argv[1], float(sys.argv[2]), open(sys.argv[3], "w", buffering=1)
+fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+block = os.urandom(8192)
+try:
+    while True:
+        os.pwrite(fd, block, 0)
+        t = time.monotonic()
+        os.fdatasync(fd)
+        out.write(f"{t:.6f} {1000 * (time.monotonic() - t):.3f}\n")
+        time.sleep(interval)
+except KeyboardInterrupt:
+    pass
+finally:
+    out.close()
+    os.unlink(path)
+"""
+
+
+@contextlib.contextmanager
+def _flush_probe(directory: Path, interval: float):  # type: ignore[no-untyped-def]
+    """``--flush-probe``: time the disk's flushes all through the run, in a process of
+    their own. Yields a function giving the flushes that began within some windows."""
+    out = directory / "flushes.txt"
+    proc = subprocess.Popen([sys.executable, "-c", _FLUSH_PROBE, str(directory / "probe"),
+                             str(interval), str(out)])
+
+    def within(windows: list[tuple[float, float]]) -> list[float]:
+        lines = out.read_text().splitlines() if out.exists() else []
+        return [float(ms) for at, ms in (line.split() for line in lines if " " in line)
+                if any(a <= float(at) < b for a, b in windows)]
+
+    try:
+        yield within
+    finally:
+        proc.send_signal(2)
+        proc.wait(10)
+
+
+def _flush_figures(flushes: list[float]) -> dict[str, Any]:
+    return {
+        "count": len(flushes),
+        "p50_ms": round(_percentile(flushes, 0.50), 2),
+        "p99_ms": round(_percentile(flushes, 0.99), 2),
+        "max_ms": round(max(flushes), 2) if flushes else float("nan"),
+    }
+
+
 # ---------------------------------------------------------------------------- HTTP
 CSRF = "loadbench" + "x" * 23  # any 32-character secret works as cookie and header
 
@@ -370,6 +422,19 @@ def _cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_seconds() -> tuple[float, float]:
+    """CPU time every process of this machine has used so far (all but idle and I/O
+    wait, over every core: the server, its database and Redis, the clients, anything
+    else), and the time the hypervisor gave this virtual machine's cores to others
+    (steal): what the neighbours took, which moves latency without showing in the
+    first figure."""
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (
+        int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]
+    )
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -387,7 +452,10 @@ class Side:
     pid: int
     tables: list[Table]
     cpu: float = 0.0
+    machine: float = 0.0
     elapsed: float = 0.0
+    turns: list[dict[str, float]] = field(default_factory=list)
+    windows: list[tuple[float, float]] = field(default_factory=list)  # time.monotonic()
 
     def reset(self, errors: bool = True) -> None:
         """Forget the figures so far (``errors``: the errors and unanswered actions too;
@@ -397,7 +465,8 @@ class Side:
             t.accepted = 0
             if errors:
                 t.errors = t.lost = 0
-        self.cpu = self.elapsed = 0.0
+        self.cpu = self.machine = self.elapsed = 0.0
+        self.turns, self.windows = [], []
 
 
 async def _play(side: Side, total_rate: float, seconds: float, rng: random.Random,
@@ -414,10 +483,13 @@ async def _play(side: Side, total_rate: float, seconds: float, rng: random.Rando
 
     async def from_here() -> None:
         await asyncio.sleep(max(0.0, (record_from or begin) - time.perf_counter()))
-        mark.update(at=time.perf_counter(), cpu=_cpu_seconds(side.pid))
+        busy, steal = _machine_seconds()
+        mark.update(at=time.perf_counter(), cpu=_cpu_seconds(side.pid), machine=busy,
+                    steal=steal, mono=time.monotonic())
 
     marker = asyncio.ensure_future(from_here()) if record_from is not None else None
     until = (record_from or begin) + seconds
+    already = [len(t.latencies) for t in side.tables]
     await asyncio.gather(*[
         _drive(t, side.anchor, rate, until, begin + i / total_rate, rng, record_from)
         for i, t in enumerate(side.tables)
@@ -426,6 +498,16 @@ async def _play(side: Side, total_rate: float, seconds: float, rng: random.Rando
         await marker
         side.elapsed += time.perf_counter() - mark["at"]
         side.cpu += _cpu_seconds(side.pid) - mark["cpu"]
+        busy, steal = _machine_seconds()
+        side.machine += busy - mark["machine"]
+        # Each turn's own tail and what the neighbours took meanwhile: a side's p99
+        # made by one bad turn shows here.
+        lat = [x for t, n in zip(side.tables, already, strict=True) for x in t.latencies[n:]]
+        side.turns.append({
+            "p99_ms": round(_percentile(lat, 0.99), 1),
+            "steal_ms": round(1000 * (steal - mark["steal"]), 1),
+        })
+        side.windows.append((mark["mono"], time.monotonic()))
 
 
 def _figures(side: Side, total_rate: float) -> dict[str, Any]:
@@ -437,6 +519,12 @@ def _figures(side: Side, total_rate: float) -> dict[str, Any]:
         # figure to compare changes by (latency also moves with the neighbours' CPU).
         "server_cpu_share": round(side.cpu / elapsed, 3),
         "server_cpu_ms_per_action": round(1000 * side.cpu / accepted, 3) if accepted else None,
+        # The whole machine's CPU an action: the server's, plus its database's and
+        # Redis' and the clients' (and whatever else ran). Two sides with the same
+        # clients differ here by what serving an action costs in every process.
+        "machine_cpu_ms_per_action": (
+            round(1000 * side.machine / accepted, 3) if accepted else None
+        ),
         "target_actions_per_s": total_rate,
         "actions_per_s": round(accepted / elapsed, 1),
         "p50_ms": round(_percentile(lat, 0.50), 2),
@@ -447,6 +535,7 @@ def _figures(side: Side, total_rate: float) -> dict[str, Any]:
         "errors": sum(t.errors for t in side.tables),
         "lost": sum(t.lost for t in side.tables),
         "samples": len(lat),
+        "turns": list(side.turns),
     }
 
 
@@ -516,10 +605,21 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             if args.profile:  # the nominal turns only, not the set-up
                 args.spy = _profile(tables_pid, args)
             print("nominal load, in turns ...", flush=True)
-            results = {side.name: {"nominal": figures} for side, figures in zip(
-                sides, (await _measure(sides, nominal, args.seconds, args.window,
-                                       args.settle, keep_errors=True)).values(),
-                strict=True)}
+            with contextlib.ExitStack() as stack:
+                flushes = (stack.enter_context(_flush_probe(tmp, args.flush_probe))
+                           if args.flush_probe else None)
+                results = {side.name: {"nominal": figures} for side, figures in zip(
+                    sides, (await _measure(sides, nominal, args.seconds, args.window,
+                                           args.settle, keep_errors=True)).values(),
+                    strict=True)}
+                if flushes is not None:
+                    await asyncio.sleep(0.2)  # the last flushes written out
+                    for side in sides:
+                        nominal_figures = results[side.name]["nominal"]
+                        nominal_figures["disk_flush"] = _flush_figures(flushes(side.windows))
+                        for turn, window in zip(nominal_figures["turns"], side.windows,
+                                                strict=True):
+                            turn["flush_p99_ms"] = _flush_figures(flushes([window]))["p99_ms"]
             ramps: dict[str, list[dict[str, Any]]] = {side.name: [] for side in sides}
             resting: set[str] = set()  # sides past twice the saturation latency
             for total in args.ramp:
@@ -582,6 +682,10 @@ def main() -> None:
     parser.add_argument("--profile", metavar="PATH",
                         help="record the tables' daphne with py-spy (flame graph SVG, or "
                              "raw stacks if PATH ends in .txt) while the tables play")
+    parser.add_argument("--flush-probe", type=float, default=0.0, metavar="SECONDS",
+                        help="time an 8 KiB write and fdatasync on this machine's disk "
+                             "every SECONDS through the nominal turns (as a database's "
+                             "commit does), and give their p50/p99 for each side's turns")
     parser.add_argument("--game", choices=sorted(GAMES), default="courtpiece",
                         help="Court Piece tables of four clients, or backgammon of two")
     args = parser.parse_args()
@@ -639,7 +743,8 @@ def main() -> None:
               f"lost {r.get('lost', n['lost'])}  unanswered in 10 s {n['lost']}  "
               f"saturation {r['saturation_actions_per_s']}/s  "
               f"server CPU {n['server_cpu_ms_per_action']} ms/action "
-              f"({100 * n['server_cpu_share']:.0f}% of a core)")
+              f"({100 * n['server_cpu_share']:.0f}% of a core), "
+              f"machine CPU {n['machine_cpu_ms_per_action']} ms/action")
     print(f"  p99 ratio {out['p99_ratio']} (goal <= 1.5), saturation ratio "
           f"{out['saturation_ratio']} (goal >= 0.5), frame {t['mean_frame_bytes']} bytes")
     suffix = "" if args.game == "courtpiece" else f"-{args.game}"
