@@ -15,12 +15,16 @@ neighbours alike; each step of the saturation ramp is one turn each.
 Figures: p50/p99 latency, actions per second achieved, errors, lost actions (seen applied
 by the clients but missing from the table's log afterwards), unanswered ones (no answer
 within 10 s: an overloaded server), and the saturation rate: the highest total rate at
-which p99 stays within 250 ms, from a ramp of rates.
+which p99 stays within 250 ms, from a ramp of rates. Beside them, what an action costs:
+the server's CPU and the whole machine's (the database, Redis and the clients too); and
+each turn's own p99 with the CPU time the hypervisor gave to other machines meanwhile
+(steal), so that a p99 made by one bad stretch shows as such.
 
     .venv/bin/python bench/load.py                       # SQLite + in-memory layer
     .venv/bin/python bench/load.py --backend postgres    # PostgreSQL + Redis
     .venv/bin/python bench/load.py --tables 20 --seconds 5 --ramp 20,40   # a quick look
     .venv/bin/python bench/load.py --game backgammon     # two clients a table
+    .venv/bin/python bench/load.py --backend postgres --flush-probe 0.05   # the disk's flushes too
 
 Writes bench/results/load-<backend>.json (load-<backend>-backgammon.json). Goals: at 250
 tables, one action per second per table: p99 <= 1.5 x the anchor's and zero lost actions;
