@@ -605,6 +605,14 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             gc.collect()
             gc.freeze()
             await _play(anchor, nominal, args.warmup, random.Random(3))
+            # One more warm-up turn each, in the measurement's rhythm, so that each side
+            # comes to its first recorded turn after one of the other's, as to every
+            # later one. Without it the tables came to theirs after resting through
+            # the anchor's start-up (a thousand sockets connecting, then its warm-up),
+            # and that first turn's p99 came to 25-35 ms in every run, where their
+            # later turns in quiet stretches came to 15-23 ms (PostgreSQL).
+            await _play(tables, nominal, args.window + args.settle, random.Random(4))
+            await _play(anchor, nominal, args.window + args.settle, random.Random(4))
             sides = [tables, anchor]
             if args.profile:  # the nominal turns only, not the set-up
                 args.spy = _profile(tables_pid, args)
