@@ -48,6 +48,8 @@ import os
 import platform
 import random
 import secrets
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -215,32 +217,47 @@ finally:
 """
 
 
-@contextlib.contextmanager
-def _flush_probe(directory: Path, interval: float):  # type: ignore[no-untyped-def]
-    """``--flush-probe``: time the disk's flushes all through the run, in a process of
-    their own. Yields a function giving the flushes that began within some windows."""
-    out = directory / "flushes.txt"
-    proc = subprocess.Popen([sys.executable, "-c", _FLUSH_PROBE, str(directory / "probe"),
-                             str(interval), str(out)])
+class _FlushProbe:
+    """``--flush-probe``: the disk's flushes timed all through the nominal turns, in a
+    process of their own, in a folder beside the results (on the repository's disk: a
+    temporary folder may be in memory, where a flush waits for nothing)."""
 
-    def within(windows: list[tuple[float, float]]) -> list[float]:
-        lines = out.read_text().splitlines() if out.exists() else []
-        return [float(ms) for at, ms in (line.split() for line in lines if " " in line)
-                if any(a <= float(at) < b for a, b in windows)]
+    def __init__(self, interval: float) -> None:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        self.folder = Path(tempfile.mkdtemp(prefix="flush-probe-", dir=RESULTS))
+        self.out = self.folder / "flushes.txt"
+        self.proc = subprocess.Popen([sys.executable, "-c", _FLUSH_PROBE,
+                                      str(self.folder / "probe"), str(interval),
+                                      str(self.out)])
+        self.lines: list[tuple[float, float]] = []
 
-    try:
-        yield within
-    finally:
-        proc.send_signal(2)
-        proc.wait(10)
+    def stop(self) -> None:
+        """Stop the probe, then read every flush it timed (a slow last one included)."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        text = self.out.read_text() if self.out.exists() else ""
+        self.lines = [(float(at), float(ms)) for at, ms in
+                      (line.split() for line in text.splitlines() if " " in line)]
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def within(self, windows: list[tuple[float, float]]) -> list[float]:
+        """The flushes that began within these windows (time.monotonic())."""
+        return [ms for at, ms in self.lines if any(a <= at < b for a, b in windows)]
 
 
 def _flush_figures(flushes: list[float]) -> dict[str, Any]:
+    def ms(value: float) -> float | None:  # None, not NaN, where there was no flush
+        return None if math.isnan(value) else round(value, 2)
+
     return {
         "count": len(flushes),
-        "p50_ms": round(_percentile(flushes, 0.50), 2),
-        "p99_ms": round(_percentile(flushes, 0.99), 2),
-        "max_ms": round(max(flushes), 2) if flushes else float("nan"),
+        "p50_ms": ms(_percentile(flushes, 0.50)),
+        "p99_ms": ms(_percentile(flushes, 0.99)),
+        "max_ms": round(max(flushes), 2) if flushes else None,
     }
 
 
@@ -617,21 +634,22 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             if args.profile:  # the nominal turns only, not the set-up
                 args.spy = _profile(tables_pid, args)
             print("nominal load, in turns ...", flush=True)
-            with contextlib.ExitStack() as stack:
-                flushes = (stack.enter_context(_flush_probe(tmp, args.flush_probe))
-                           if args.flush_probe else None)
+            probe = _FlushProbe(args.flush_probe) if args.flush_probe else None
+            try:
                 results = {side.name: {"nominal": figures} for side, figures in zip(
                     sides, (await _measure(sides, nominal, args.seconds, args.window,
                                            args.settle, keep_errors=True)).values(),
                     strict=True)}
-                if flushes is not None:
-                    await asyncio.sleep(0.2)  # the last flushes written out
-                    for side in sides:
-                        nominal_figures = results[side.name]["nominal"]
-                        nominal_figures["disk_flush"] = _flush_figures(flushes(side.windows))
-                        for turn, window in zip(nominal_figures["turns"], side.windows,
-                                                strict=True):
-                            turn["flush_p99_ms"] = _flush_figures(flushes([window]))["p99_ms"]
+            finally:
+                if probe is not None:
+                    probe.stop()
+            if probe is not None:
+                for side in sides:
+                    nominal_figures = results[side.name]["nominal"]
+                    nominal_figures["disk_flush"] = _flush_figures(probe.within(side.windows))
+                    for turn, window in zip(nominal_figures["turns"], side.windows,
+                                            strict=True):
+                        turn["flush_p99_ms"] = _flush_figures(probe.within([window]))["p99_ms"]
             ramps: dict[str, list[dict[str, Any]]] = {side.name: [] for side in sides}
             resting: set[str] = set()  # sides past twice the saturation latency
             for total in args.ramp:

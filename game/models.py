@@ -59,10 +59,9 @@ class Table(models.Model):
     # None: an ordinary table, every hand dealt from its own chain.
     copied_deal = models.JSONField(null=True, blank=True)
     # The one pending deadline, for the seat to move at `deadline_version`. Not indexed
-    # (migration 0006): it changes on nearly every move, and an index on it kept
-    # PostgreSQL from writing a move's update as a heap-only tuple (HOT), so every move
-    # wrote a new entry into each of this table's six indexes. The clocks find due
-    # deadlines among the playing tables through the `table_lobby` index instead.
+    # (migration 0006): it changes on nearly every move, and an index on it (or one
+    # naming it anywhere) kept PostgreSQL from writing a move's update as a heap-only
+    # tuple (HOT), so every move wrote a new entry into each of this table's indexes.
     deadline_at = models.DateTimeField(null=True, blank=True)
     deadline_kind = models.CharField(max_length=8, choices=DEADLINE_CHOICES, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
@@ -72,10 +71,25 @@ class Table(models.Model):
     # (On SQLite, a migration that rebuilds game_table or game_seat drops their
     # triggers: tests/tables/test_revision.py checks they are there.)
     revision = models.PositiveBigIntegerField(default=0)
+    # Whether a deadline is pending: computed by the database from `deadline_at`, and
+    # the same from move to move while a table is played, so the clocks' index below
+    # does not cost a move its heap-only update. The clocks look for due deadlines
+    # only among these rows: a table everyone closed the page on stays `playing`
+    # with no deadline, and there may be many such.
+    deadline_pending = models.GeneratedField(
+        expression=models.Q(deadline_at__isnull=False),
+        output_field=models.BooleanField(),
+        db_persist=True,
+    )
 
     class Meta:
         ordering = ("-created_at",)
-        indexes = (models.Index(fields=["status", "private"], name="table_lobby"),)
+        indexes = (
+            models.Index(fields=["status", "private"], name="table_lobby"),
+            models.Index(
+                fields=["status"], condition=models.Q(deadline_pending=True), name="table_clock"
+            ),
+        )
 
     def __str__(self) -> str:
         return f"table {self.pk} ({self.game} {self.variant}, {self.status})"

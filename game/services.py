@@ -905,7 +905,7 @@ def due_deadlines(limit: int = 100) -> list[Due]:
         log.exception("closing the sockets of dead processes failed")
     rows = (
         Table.objects.filter(
-            status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
+            status=Table.PLAYING, deadline_pending=True, deadline_at__lte=timezone.now()
         )
         .order_by("deadline_at")
         .values_list("pk", "deadline_version", "deadline_kind")[:limit]
@@ -921,7 +921,7 @@ def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
     except Exception:
         log.exception("closing the sockets of dead processes failed")
     tables = Table.objects.filter(
-        status=Table.PLAYING, deadline_at__isnull=False, deadline_at__lte=timezone.now()
+        status=Table.PLAYING, deadline_pending=True, deadline_at__lte=timezone.now()
     ).order_by("deadline_at")[:limit]
     out: list[tuple[Due, Question | None]] = []
     for table in tables:
@@ -943,7 +943,7 @@ def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
 def next_deadline_in() -> float | None:
     """Seconds until the next pending deadline (None: there is none)."""
     upcoming = (
-        Table.objects.filter(status=Table.PLAYING, deadline_at__isnull=False)
+        Table.objects.filter(status=Table.PLAYING, deadline_pending=True)
         .order_by("deadline_at")
         .values_list("deadline_at", flat=True)
         .first()

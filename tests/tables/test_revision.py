@@ -7,9 +7,11 @@ PostgreSQL through tests/tables/test_fastmoves_postgres.py."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from game import rows, services
 from game import state as states
@@ -125,3 +127,22 @@ def test_an_ordinary_move_changes_no_indexed_column_of_its_table(users: list[Any
     assert not changed & indexed, f"indexed and changed by every move: {changed & indexed}"
     if connection.vendor == "postgresql":  # each move's update a heap-only tuple
         assert all(updated >= 1 and hot_updated == updated for updated, hot_updated in hot), hot
+
+
+def test_the_clocks_find_due_deadlines_only_among_tables_with_one_pending(
+    users: list[Any],
+) -> None:
+    # deadline_pending is the database's own (a generated column), indexed by
+    # table_clock; a table everyone closed the page on has no deadline and is not read.
+    table = four_player_table(users)
+    pending = Table.objects.filter(pk=table.pk, deadline_pending=True)
+    assert not pending.exists()  # nobody has a socket open: no deadline runs
+    services.seat_connected(table_id=table.pk, seat=0)
+    assert pending.exists()
+    Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert [due.table_id for due in services.due_deadlines()] == [table.pk]
+    Table.objects.filter(pk=table.pk).update(deadline_at=None)
+    assert not pending.exists() and services.due_deadlines() == []
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Table._meta.db_table)
+    assert found["table_clock"]["columns"] == ["status"]
