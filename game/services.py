@@ -897,32 +897,34 @@ class Due:
     kind: str
 
 
-def due_deadlines(limit: int = 100) -> list[Due]:
-    """The deadlines due now, soonest first (after closing dead processes' sockets)."""
+def _pending_deadlines() -> Any:
+    """The playing tables with a deadline pending, soonest first: the rows of the
+    ``table_clock`` index (migration 0006), so a clock never reads the tables left in
+    play with nobody there."""
+    return Table.objects.filter(status=Table.PLAYING, deadline_pending=True).order_by(
+        "deadline_at"
+    )
+
+
+def _due_now() -> Any:
+    """:func:`_pending_deadlines` that are due, after closing dead processes' sockets."""
     try:
         reap_dead_processes()
     except Exception:
         log.exception("closing the sockets of dead processes failed")
-    rows = (
-        Table.objects.filter(
-            status=Table.PLAYING, deadline_pending=True, deadline_at__lte=timezone.now()
-        )
-        .order_by("deadline_at")
-        .values_list("pk", "deadline_version", "deadline_kind")[:limit]
-    )
+    return _pending_deadlines().filter(deadline_at__lte=timezone.now())
+
+
+def due_deadlines(limit: int = 100) -> list[Due]:
+    """The deadlines due now, soonest first (after closing dead processes' sockets)."""
+    rows = _due_now().values_list("pk", "deadline_version", "deadline_kind")[:limit]
     return [Due(pk, version, kind) for pk, version, kind in rows]
 
 
 def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
     """:func:`due_deadlines` with each one's :func:`bot_question`, from one read of the
     tables (what the clock asks each round)."""
-    try:
-        reap_dead_processes()
-    except Exception:
-        log.exception("closing the sockets of dead processes failed")
-    tables = Table.objects.filter(
-        status=Table.PLAYING, deadline_pending=True, deadline_at__lte=timezone.now()
-    ).order_by("deadline_at")[:limit]
+    tables = _due_now()[:limit]
     out: list[tuple[Due, Question | None]] = []
     for table in tables:
         if table.deadline_version is None:
@@ -942,12 +944,7 @@ def due_with_questions(limit: int = 100) -> list[tuple[Due, Question | None]]:
 
 def next_deadline_in() -> float | None:
     """Seconds until the next pending deadline (None: there is none)."""
-    upcoming = (
-        Table.objects.filter(status=Table.PLAYING, deadline_pending=True)
-        .order_by("deadline_at")
-        .values_list("deadline_at", flat=True)
-        .first()
-    )
+    upcoming = _pending_deadlines().values_list("deadline_at", flat=True).first()
     if upcoming is None:
         return None
     return max(0.0, (upcoming - timezone.now()).total_seconds())
