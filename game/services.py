@@ -186,12 +186,18 @@ def _people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
 
 
 def _read_people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
-    rows = get_user_model().objects.filter(pk__in=user_ids).select_related("profile")
+    """(name shown, username) by id: ``Profile.name``'s rule on plain rows. No model
+    objects: the clock refreshes a few hundred names at once in the database thread,
+    and building users and profiles took four times the Python (16 against 4 ms of CPU
+    for 500), all of it time the event loop could wait for Python's lock (the GIL)."""
+    users = get_user_model()
+    rows = users.objects.filter(pk__in=user_ids).values_list(
+        "pk", users.USERNAME_FIELD, "profile__display_name"
+    )
     fresh = {}
-    for user in rows:
-        profile = getattr(user, "profile", None)
-        username = str(user.get_username())
-        fresh[user.pk] = (profile.name if profile is not None else username, username)
+    for pk, username, display_name in rows:
+        username = str(username)
+        fresh[pk] = ((display_name or "").strip() or username, username)
     return fresh
 
 

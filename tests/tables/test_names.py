@@ -66,3 +66,18 @@ def test_names_nobody_shows_are_forgotten_and_deleted_accounts_dropped(
     assert unshown not in services._names  # unused for NAME_SECONDS: forgotten
     assert deleted not in services._names  # gone from the database: gone here
     assert shown in services._names and services._names[shown][0] == later
+
+
+def test_a_name_read_is_the_profiles_name_or_else_the_username(users: list[Any]) -> None:
+    """_read_people reads plain rows (no model objects) and applies Profile.name's rule."""
+    named, blank, bare = users[0], users[1], users[2]
+    Profile.objects.update_or_create(user=named, defaults={"display_name": "  Amna Bibi "})
+    Profile.objects.update_or_create(user=blank, defaults={"display_name": "   "})
+    Profile.objects.filter(user=bare).delete()  # an account with no profile at all
+    got = services._read_people({named.pk, blank.pk, bare.pk})
+    assert got == {
+        named.pk: (Profile.objects.get(user=named).name, named.get_username()),
+        blank.pk: (blank.get_username(), blank.get_username()),
+        bare.pk: (bare.get_username(), bare.get_username()),
+    }
+    assert got[named.pk][0] == "Amna Bibi"
