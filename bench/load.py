@@ -60,6 +60,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import websockets
 
@@ -77,7 +78,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _env(backend: str, tmp: Path) -> dict[str, str]:
+def _env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="baithak.settings",
@@ -88,7 +89,10 @@ def _env(backend: str, tmp: Path) -> dict[str, str]:
         PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
     )
     if backend == "postgres":
-        env["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{PG_DB}"
+        # A directory is PostgreSQL's Unix socket (libpq's rule), given in the URL's
+        # host part with its slashes quoted.
+        host = quote(pg_host, safe="") if pg_host.startswith("/") else f"{pg_host}:5432"
+        env["DATABASE_URL"] = f"postgres://postgres@{host}/{PG_DB}"
         env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
         env.setdefault("DB_POOL_MAX", "20")
     else:
@@ -716,6 +720,9 @@ def main() -> None:
                         help="time an 8 KiB write and fdatasync on this machine's disk "
                              "every SECONDS through the nominal turns (as a database's "
                              "commit does), and give their p50/p99 for each side's turns")
+    parser.add_argument("--pg-host", default="127.0.0.1", metavar="HOST",
+                        help="PostgreSQL's host for the tables' server, or the directory "
+                             "of its Unix socket (such as /var/run/postgresql)")
     parser.add_argument("--game", choices=sorted(GAMES), default="courtpiece",
                         help="Court Piece tables of four clients, or backgammon of two")
     args = parser.parse_args()
@@ -723,12 +730,13 @@ def main() -> None:
     seats = GAMES[args.game][1]
     RESULTS.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
-    env = _env(args.backend, tmp)
+    env = _env(args.backend, tmp, args.pg_host)
     _reset_services(args.backend)
     print(f"preparing {args.tables} {args.game} tables ({args.backend}) ...", flush=True)
     sessions = _prepare(env, seats * args.tables)
     out: dict[str, Any] = {
-        "game": args.game, "backend": args.backend, "tables": args.tables,
+        "game": args.game, "backend": args.backend, "pg_host": args.pg_host,
+        "tables": args.tables,
         "sockets": seats * args.tables,
         "rate_per_table": args.rate, "seconds": args.seconds,
         "python": platform.python_version(), "machine": platform.machine(),
