@@ -12,7 +12,9 @@ import contextlib
 import functools
 import hmac
 import json
+import logging
 import time
+import weakref
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -25,6 +27,8 @@ from django.conf import settings
 from game import clock, fastmoves, render, services
 from game.db import socket_db as database_sync_to_async
 from game.models import Table
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
 BURST = 20  # frames a socket may send at once ...
@@ -46,7 +50,7 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
-async def _serve(sources: list[Any], dispatch: Any) -> None:
+async def _serve(sources: list[Any], dispatch: Any, turn: asyncio.Lock) -> None:
     """``channels.utils.await_many_dispatch``, without a new task for every message.
 
     That one wraps each wait for a socket's next message in a task of its own and waits
@@ -56,8 +60,7 @@ async def _serve(sources: list[Any], dispatch: Any) -> None:
     20–60 ms, while every socket waited (bench/load.py). Here each source has one task
     for the socket's whole life, handing each message to ``dispatch`` in turn: one
     message at a time, as there (the lock), and the first error or StopConsumer ends
-    the socket, as there."""
-    turn = asyncio.Lock()
+    the socket, as there. ``turn`` is the socket's: whoever holds it speaks for it."""
 
     async def pump(source: Any) -> None:
         while True:
@@ -99,14 +102,21 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
             )
             sources.append(self.channel_receive)
         self.base_send = send
+        self.turn = asyncio.Lock()  # one message at a time (see _serve)
+        self.loop = asyncio.get_running_loop()
         with contextlib.suppress(StopConsumer):
-            await _serve(sources, self.dispatch)
+            await _serve(sources, self.dispatch, self.turn)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+# This process's table sockets, by group: a move's frames go straight to the table's other
+# sockets here (TableConsumer._hand_over). Weak: a socket gone is gone from here too.
+_sockets: dict[str, weakref.WeakSet[TableConsumer]] = {}
 
 
 class TableConsumer(_NoConnectionHop):
@@ -141,6 +151,7 @@ class TableConsumer(_NoConnectionHop):
         self.seat = access["seat"]
         self.group = services.group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        _sockets.setdefault(self.group, weakref.WeakSet()).add(self)
         if self.seat is not None:
             await database_sync_to_async(services.seat_connected)(
                 table_id=self.table_id, seat=self.seat, channel=self.channel_name
@@ -151,6 +162,11 @@ class TableConsumer(_NoConnectionHop):
     async def disconnect(self, code: int) -> None:
         group = getattr(self, "group", None)
         if group is not None:
+            here = _sockets.get(group)
+            if here is not None:
+                here.discard(self)
+                if not here:
+                    del _sockets[group]
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.marked and self.seat is not None:
             self.marked = False
@@ -227,9 +243,30 @@ class TableConsumer(_NoConnectionHop):
                 # trip to Redis; the same notice arriving through the group is then
                 # a repeat, and not sent again (_send_frame).
                 await self.table_changed(notice)
+                await self._hand_over(notice)
                 break
         for group, notice in held:  # committed: tell the table (this socket included)
             await self.channel_layer.group_send(group, notice)
+
+    async def _hand_over(self, notice: dict[str, Any]) -> None:
+        """The table's other sockets in this process get their frames now, from this
+        task, each while holding its turn: through the channel layer each would wait for
+        a turn of the event loop of its own first, one more wait behind everything else
+        the loop has to do, and at 250 tables that wait is a move's slowest stretch
+        after its write (bench/load.py). Only the common case, a socket whose seat and
+        frame the notice has: any other, or one busy with a message now, is left to the
+        group's copy, which the sockets served here ignore as a repeat."""
+        for other in list(_sockets.get(self.group, ())):
+            if other is self or other.loop is not self.loop or other.turn.locked():
+                continue
+            text = other._own_frame(notice)
+            if text is None or notice["version"] < other.last_version:
+                continue
+            async with other.turn:  # free, so taken at once
+                try:
+                    await other._send_frame(text, notice["version"])
+                except Exception:  # that socket's trouble, not this move's
+                    log.exception("a frame handed over to another socket failed")
 
     async def _on_emote(self, message: dict[str, Any]) -> None:
         emote = message.get("emote")
@@ -247,21 +284,26 @@ class TableConsumer(_NoConnectionHop):
     async def table_changed(self, event: dict[str, Any]) -> None:
         """A change of the table: its notice carries every seat's frame, so the common
         case sends this socket's own frame without touching the database."""
-        frames = event.get("frames")
-        if frames is None:
+        text = self._own_frame(event)
+        if text is None:
+            # No frames, or the owner took or left a seat, or (never for a held seat
+            # or a spectator) no frame for this one: the full path.
             await self._send_state()
-            return
-        seat = services.seat_from_owners(event["owners"], self.owner_user, self.owner_digest)
-        if seat != self.seat:
-            await self._send_state()  # the owner took or left a seat: the full path
             return
         if event["version"] < self.last_version:
             return  # a notice overtaken by a newer frame (sent on connect, say)
-        text = frames.get(services.frame_key(seat))
-        if text is None:  # never for a held seat or a spectator; the full path if so
-            await self._send_state()
-            return
         await self._send_frame(text, event["version"])
+
+    def _own_frame(self, event: dict[str, Any]) -> str | None:
+        """This socket's frame from a change notice, if it holds one for this seat."""
+        frames = event.get("frames")
+        if frames is None:
+            return None
+        seat = services.seat_from_owners(event["owners"], self.owner_user, self.owner_digest)
+        if seat != self.seat:
+            return None
+        text = frames.get(services.frame_key(seat))
+        return text if isinstance(text, str) else None
 
     async def table_emote(self, event: dict[str, Any]) -> None:
         frame = {"type": "emote", "seat": event["seat"], "emote": event["emote"]}

@@ -1,0 +1,99 @@
+"""A move's frames go straight to the table's other sockets in the same process
+(game.consumers.TableConsumer._hand_over), not through a turn of the event loop each via
+the channel layer; a socket busy with a message of its own is left to the layer's copy.
+Either way each socket sends each version once: the copy arriving second is a repeat."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.layers import get_channel_layer
+
+from game import consumers, services
+
+from .conftest import four_player_table, run, session_cookie, socket, until_version
+
+
+def _mover(latest: list[dict[str, Any]], version: int) -> tuple[int, str]:
+    [mover] = [i for i, f in enumerate(latest) if f["legal"] and f["version"] == version]
+    legal = [a for a in latest[mover]["legal"] if a not in ("redeal", "claim")]
+    return mover, legal[0]
+
+
+async def _states(comm: Any, quiet: float = 0.5) -> list[dict[str, Any]]:
+    """The state frames this socket sends until it is quiet."""
+    out = []
+    while not await comm.receive_nothing(timeout=quiet):
+        frame = json.loads(await comm.receive_from())
+        if frame.get("type") == "state":
+            out.append(frame)
+    return out
+
+
+async def _versions(comm: Any) -> list[int]:
+    return [f["version"] for f in await _states(comm)]
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_a_move_reaches_the_other_sockets_here_without_the_layer(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch, busy: bool
+) -> None:
+    table = four_player_table(users)
+    group = services.group_name(table.pk)
+    layer = get_channel_layer()
+    real_group_send = layer.group_send
+    held: list[dict[str, Any]] = []
+
+    async def table_notices_held(name: str, message: dict[str, Any]) -> None:
+        if name == group:
+            held.append(message)  # the layer's copy: not delivered until the test says
+            return
+        await real_group_send(name, message)
+
+    cookies = [session_cookie(u) for u in users]
+
+    async def body() -> None:
+        comms = [socket(table.pk, cookie) for cookie in cookies]
+        for comm in comms:
+            assert (await comm.connect())[0]
+        latest = []
+        for comm in comms:  # up to the last of the connect notices
+            latest.append([*await until_version(comm, 0), *await _states(comm)][-1])
+        version = latest[0]["version"]
+        mover, action = _mover(latest, version)
+        bystander = (mover + 1) % 4
+        sockets = {c.seat: c for c in consumers._sockets[group]}
+        assert sorted(sockets) == [0, 1, 2, 3]
+        monkeypatch.setattr(layer, "group_send", table_notices_held)
+        turn = sockets[bystander].turn
+        if busy:
+            await turn.acquire()  # as if that socket were busy with a message
+        await comms[mover].send_json_to(
+            {"type": "action", "action": action, "version": version}
+        )
+        got = [await _versions(c) for c in comms]
+        assert len(held) == 1  # committed and sent to the group once
+        for seat, versions in enumerate(got):
+            if busy and seat == bystander:
+                assert versions == []  # skipped: left to the group's copy
+            else:
+                assert versions == [version + 1], (seat, versions)
+        # The layer's copy arrives: a repeat for every socket that has the frame, the
+        # frame itself for the one that was busy.
+        if busy:
+            turn.release()
+        monkeypatch.setattr(layer, "group_send", real_group_send)
+        await real_group_send(group, held[0])
+        again = [await _versions(c) for c in comms]
+        for seat, versions in enumerate(again):
+            expected = [version + 1] if busy and seat == bystander else []
+            assert versions == expected, (seat, versions)
+        for comm in comms:
+            await comm.disconnect()
+        await asyncio.sleep(0)
+        assert group not in consumers._sockets  # the last socket gone: the entry too
+
+    run(body)
