@@ -15,6 +15,7 @@ import json
 import logging
 import time
 import weakref
+from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -50,7 +51,29 @@ def _table_access(table_id: int, owner: services.Owner, invite: str) -> dict[str
     return {"exists": True, "seat": seat, "may_watch": may_watch}
 
 
-async def _serve(sources: list[Any], dispatch: Any, turn: asyncio.Lock) -> None:
+class _Turn:
+    """A socket's turn: one message at a time (see :func:`_serve`), and whether anyone
+    holds it or waits for it right now (an ``asyncio.Lock`` tells only the first)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._wanting = 0
+
+    def free(self) -> bool:
+        """Nobody holds it or waits for it: :meth:`hold` then takes it at once."""
+        return self._wanting == 0
+
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        self._wanting += 1
+        try:
+            async with self._lock:
+                yield
+        finally:
+            self._wanting -= 1
+
+
+async def _serve(sources: list[Any], dispatch: Any, turn: _Turn) -> None:
     """``channels.utils.await_many_dispatch``, without a new task for every message.
 
     That one wraps each wait for a socket's next message in a task of its own and waits
@@ -65,7 +88,7 @@ async def _serve(sources: list[Any], dispatch: Any, turn: asyncio.Lock) -> None:
     async def pump(source: Any) -> None:
         while True:
             message = await source()
-            async with turn:
+            async with turn.hold():
                 await dispatch(message)
             del message  # not kept (a notice holds every seat's frame) until the next
 
@@ -102,10 +125,17 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
             )
             sources.append(self.channel_receive)
         self.base_send = send
-        self.turn = asyncio.Lock()  # one message at a time (see _serve)
+        self.turn = _Turn()  # one message at a time (see _serve)
         self.loop = asyncio.get_running_loop()
-        with contextlib.suppress(StopConsumer):
-            await _serve(sources, self.dispatch, self.turn)
+        try:
+            with contextlib.suppress(StopConsumer):
+                await _serve(sources, self.dispatch, self.turn)
+        finally:
+            self._ended()
+
+    def _ended(self) -> None:
+        """The socket is done, cleanly or not (Channels calls ``disconnect`` only for
+        the first)."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -162,17 +192,21 @@ class TableConsumer(_NoConnectionHop):
     async def disconnect(self, code: int) -> None:
         group = getattr(self, "group", None)
         if group is not None:
-            here = _sockets.get(group)
-            if here is not None:
-                here.discard(self)
-                if not here:
-                    del _sockets[group]
+            self._ended()
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.marked and self.seat is not None:
             self.marked = False
             await database_sync_to_async(services.seat_disconnected)(
                 table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
+
+    def _ended(self) -> None:
+        group = getattr(self, "group", None)
+        here = _sockets.get(group) if group is not None else None
+        if here is not None:
+            here.discard(self)
+            if not here:
+                del _sockets[group]
 
     # ------------------------------------------------------------------ frames in
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -237,16 +271,18 @@ class TableConsumer(_NoConnectionHop):
             held = []
         if resync:  # a move on the loop failed where its commit may have happened
             held.append((self.group, {"type": "table.changed"}))
-        for group, notice in held:
-            if group == self.group and notice.get("frames") is not None:
-                # This socket's own frame at once, not after the group send's round
-                # trip to Redis; the same notice arriving through the group is then
-                # a repeat, and not sent again (_send_frame).
-                await self.table_changed(notice)
-                await self._hand_over(notice)
-                break
-        for group, notice in held:  # committed: tell the table (this socket included)
-            await self.channel_layer.group_send(group, notice)
+        try:
+            for group, notice in held:
+                if group == self.group and notice.get("frames") is not None:
+                    # This socket's own frame at once, not after the group send's round
+                    # trip to Redis; the same notice arriving through the group is then
+                    # a repeat, and not sent again (_send_frame).
+                    await self.table_changed(notice)
+                    await self._hand_over(notice)
+                    break
+        finally:  # committed: tell the table (this socket included), whatever happened here
+            for group, notice in held:
+                await self.channel_layer.group_send(group, notice)
 
     async def _hand_over(self, notice: dict[str, Any]) -> None:
         """The table's other sockets in this process get their frames now, from this
@@ -257,15 +293,19 @@ class TableConsumer(_NoConnectionHop):
         frame the notice has: any other, or one busy with a message now, is left to the
         group's copy, which the sockets served here ignore as a repeat."""
         for other in list(_sockets.get(self.group, ())):
-            if other is self or other.loop is not self.loop or other.turn.locked():
+            if other is self or other.loop is not self.loop or not other.turn.free():
                 continue
             text = other._own_frame(notice)
             if text is None or notice["version"] < other.last_version:
                 continue
-            async with other.turn:  # free, so taken at once
+            # Free: taken with no wait, so nothing ran between the checks and here.
+            async with other.turn.hold():
+                sent_before = other.last_sent, other.last_version
                 try:
                     await other._send_frame(text, notice["version"])
                 except Exception:  # that socket's trouble, not this move's
+                    # Not counted as sent: the layer's copy is then no repeat to it.
+                    other.last_sent, other.last_version = sent_before
                     log.exception("a frame handed over to another socket failed")
 
     async def _on_emote(self, message: dict[str, Any]) -> None:

@@ -68,9 +68,18 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         sockets = {c.seat: c for c in consumers._sockets[group]}
         assert sorted(sockets) == [0, 1, 2, 3]
         monkeypatch.setattr(layer, "group_send", table_notices_held)
-        turn = sockets[bystander].turn
-        if busy:
-            await turn.acquire()  # as if that socket were busy with a message
+        release = asyncio.Event()
+
+        async def hold_the_turn() -> None:  # as if that socket were busy with a message
+            async with sockets[bystander].turn.hold():
+                await release.wait()
+
+        holder = asyncio.ensure_future(hold_the_turn())
+        await asyncio.sleep(0)
+        assert not busy or not sockets[bystander].turn.free()
+        if not busy:
+            release.set()
+            await holder
         await comms[mover].send_json_to(
             {"type": "action", "action": action, "version": version}
         )
@@ -84,7 +93,8 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         # The layer's copy arrives: a repeat for every socket that has the frame, the
         # frame itself for the one that was busy.
         if busy:
-            turn.release()
+            release.set()
+            await holder
         monkeypatch.setattr(layer, "group_send", real_group_send)
         await real_group_send(group, held[0])
         again = [await _versions(c) for c in comms]
@@ -97,3 +107,40 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         assert group not in consumers._sockets  # the last socket gone: the entry too
 
     run(body)
+
+
+def test_a_turn_is_not_free_while_someone_waits_for_it() -> None:
+    """The lock alone says unlocked in the moment between one holder's release and the
+    next waiter's start: a hand-over then would queue behind that waiter's message, which
+    may be newer than its frame."""
+
+    async def body() -> None:
+        turn = consumers._Turn()
+        assert turn.free()
+        first_in = asyncio.Event()
+        go = asyncio.Event()
+
+        seen: list[tuple[bool, bool]] = []
+
+        async def first() -> None:
+            async with turn.hold():
+                first_in.set()
+                await go.wait()
+            # Released, and the second not yet running (nothing awaited since).
+            seen.append((turn._lock.locked(), turn.free()))
+
+        async def second() -> None:
+            async with turn.hold():
+                pass
+
+        a = asyncio.ensure_future(first())
+        await first_in.wait()
+        b = asyncio.ensure_future(second())
+        await asyncio.sleep(0)  # the second now waits
+        go.set()
+        await a
+        assert seen == [(False, False)]  # unlocked, and still not free
+        await b
+        assert turn.free()
+
+    asyncio.run(body())
