@@ -58,7 +58,12 @@ class Profile(models.Model):
     @property
     def name(self) -> str:
         """What other players see: the display name, or the username when none is set."""
-        return self.display_name.strip() or self.user.get_username()
+        return self.shown_name(self.display_name, self.user.get_username())
+
+    @staticmethod
+    def shown_name(display_name: str | None, username: str) -> str:
+        """:attr:`name` from the two columns (``None``: no profile), for readers of rows."""
+        return (display_name or "").strip() or username
 
 
 class GameStats(models.Model):

@@ -192,7 +192,6 @@ class TableConsumer(_NoConnectionHop):
     async def disconnect(self, code: int) -> None:
         group = getattr(self, "group", None)
         if group is not None:
-            self._ended()
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.marked and self.seat is not None:
             self.marked = False
@@ -200,7 +199,7 @@ class TableConsumer(_NoConnectionHop):
                 table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
 
-    def _ended(self) -> None:
+    def _ended(self) -> None:  # out of the registry, however the socket ended
         group = getattr(self, "group", None)
         here = _sockets.get(group) if group is not None else None
         if here is not None:

@@ -39,7 +39,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import GameStats
+from accounts.models import GameStats, Profile
 from accounts.services import record_result
 from game import rows
 from game import state as states
@@ -197,7 +197,7 @@ def _read_people(user_ids: set[int]) -> dict[int, tuple[str, str]]:
     fresh = {}
     for pk, username, display_name in rows:
         username = str(username)
-        fresh[pk] = ((display_name or "").strip() or username, username)
+        fresh[pk] = (Profile.shown_name(display_name, username), username)
     return fresh
 
 
