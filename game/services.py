@@ -416,9 +416,12 @@ def _payload(
     return {**_own_part(table, seat, game_state), **common}
 
 
-def _own_part(table: Table, seat: int | None, game_state: Any = None) -> dict[str, Any]:
+def _own_part(
+    table: Table, seat: int | None, game_state: Any = None, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The keys of ``seat``'s state frame that differ from seat to seat (all before the
-    common ones: :func:`_notice` joins the two as text)."""
+    common ones: :func:`_notice` joins the two as text). ``view``: the seat's view of
+    ``game_state``, when the caller built it already."""
     own: dict[str, Any] = {
         "type": "state",
         "version": table.version,
@@ -434,7 +437,7 @@ def _own_part(table: Table, seat: int | None, game_state: Any = None) -> dict[st
             game_state = states.load(table)
         to_move = game_state.to_move
         own["to_move"] = to_move
-        own["view"] = game_state.view(seat)
+        own["view"] = game_state.view(seat) if view is None else view
         if seat is not None and seat == to_move:
             own["legal"] = list(game_state.legal_actions())
         if table.deadline_at is not None and table.deadline_kind != Table.BOT:
@@ -495,9 +498,15 @@ def _notice(table: Table, seats: list[Seat], game_state: Any = None) -> dict[str
     # A seat nobody holds (a bot's, an empty one) has no socket to send its frame to:
     # seat_from_owners never names it, so its frame is not built.
     held = [n for n, (user, digest) in enumerate(owners) if user is not None or digest]
+    framed = [None, *held]
+    # The views built together: what every seat sees alike is built once (Hand.views).
+    views = game_state.views(framed) if game_state is not None else {}
     frames = {
-        frame_key(seat): f"{frame_json(_own_part(table, seat, game_state))[:-1]},{common[1:]}"
-        for seat in [None, *held]
+        frame_key(seat): (
+            f"{frame_json(_own_part(table, seat, game_state, views.get(seat)))[:-1]},"
+            f"{common[1:]}"
+        )
+        for seat in framed
     }
     return {"type": "table.changed", "version": table.version, "owners": owners,
             "frames": frames}

@@ -59,6 +59,12 @@ class GameState(Protocol):
         """Exactly what ``seat`` may know (None: a spectator), JSON-serialisable."""
         ...
 
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats``, for a table sending every seat's frame.
+        The views may share the parts every seat sees alike: read them, do not change
+        them."""
+        ...
+
 
 def check_turn(to_move: int | None, seat: int | None) -> None:
     """The one "not your turn" check, shared by every state's ``apply``."""

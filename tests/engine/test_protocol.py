@@ -94,3 +94,35 @@ def test_the_two_engine_errors_are_the_one_protocol_error() -> None:
     assert cp.IllegalAction is IllegalAction
     assert issubclass(bg.IllegalMove, IllegalAction)
     assert issubclass(IllegalAction, ValueError)
+
+
+VIEW_STATES: dict[str, Factory] = {
+    **FACTORIES,
+    **{
+        f"cp.Match/{variant}": (
+            lambda n, variant=variant: cp.Match(cp.Rules(variant=variant), seed=f"v{n}", target=1)
+        )
+        for variant in cp.VARIANTS
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(VIEW_STATES))
+def test_views_built_together_are_each_seats_view_key_for_key(name: str) -> None:
+    """``views`` (a table's every frame at once) shares what all seats see alike, and
+    must still give each seat exactly ``view(seat)``, in the same key order: a frame's
+    text is compared to catch repeats. The hidden-trump log (CP-HID-1: ``hide`` to all but
+    its caller until turned up) is the part that differs by seat."""
+    rng = random.Random(name)
+    state = VIEW_STATES[name](0)
+    seats = [None, *_seats(state)]
+    steps = 0
+    while not state.is_over:
+        steps += 1
+        together = state.views(seats)
+        assert list(together) == seats
+        for seat in seats:
+            assert json.dumps(together[seat]) == json.dumps(state.view(seat)), (steps, seat)
+        state = state.apply(rng.choice(state.legal_actions()))
+    last = seats[-1]
+    assert json.dumps(state.views([last])[last]) == json.dumps(state.view(last))

@@ -543,6 +543,11 @@ class Game(_GameFields):
             "server_seed": self.seed if shown else None,
         }
 
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats`` (the protocol's; each built on its own:
+        a board's view differs by the side it is seen from)."""
+        return {seat: self.view(seat) for seat in seats}
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything on the board for both players (backgammon hides nothing), never an
         unrevealed server seed nor any future throw."""
@@ -810,6 +815,11 @@ class Match(_MatchFields):
             "server_seeds": revealed,
             "server_seed": server_seed,
         }
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats`` (the protocol's; each built on its own:
+        a board's view differs by the side it is seen from)."""
+        return {seat: self.view(seat) for seat in seats}
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The current game's view, the match's scores and the match's fairness block."""

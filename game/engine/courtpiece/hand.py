@@ -547,44 +547,81 @@ class Hand:
 
         This is the only description of a hand that leaves the engine.
         """
-        if seat is not None and seat not in (0, 1, 2, 3):
-            raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
+        return self.views((seat,))[seat]
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats``, built together.
+
+        A table sends every seat's view after each move, and most of a view (the tricks,
+        the bids, the log) is the same for every seat: built once here, not once per
+        seat. The views share those parts, so read them and do not change them (they
+        are for encoding); a view of your own to change comes from :meth:`view`."""
+        for seat in seats:
+            if seat is not None and seat not in (0, 1, 2, 3):
+                raise ValueError(f"seat must be 0..3 or None, not {seat!r}")
+        variant, options = self.rules.variant, self.rules.options
+        hand_counts = self._hand_counts()
+        thirteenth, turned = _card_or_none(self.thirteenth_card), _card_or_none(self.turned_card)
+        open_hands = self._open_hands()
+        bids = [
+            {"seat": s, "bid": f"{n}{SUITS[su]}" if n else "pass"} for s, n, su in self.bids
+        ]
+        contract = list(self.contract) if self.contract else None
+        trick = [
+            {"seat": (self.trick_leader + i) & 3, "card": CARD_STR[c]}
+            for i, c in enumerate(self.trick)
+        ]
+        led = SUITS[self.led] if self.led >= 0 else None
+        trump_from = self.trump_from if self.tsuit >= 0 else None
+        tricks_taken = list(self.won)
+        run = {"seat": self.run_seat, "length": self.run_len} if self.run_seat >= 0 else None
+        completed = self.completed_tricks()
+        # The log differs from seat to seat only for a seat that hid a card not yet
+        # turned up (_history_view); one seat's view needs no public copy.
+        history = self._history_view(seats[0]) if len(seats) == 1 else None
+        public_history = self._history_view(None) if history is None else history
+        hiders = (
+            {actor for actor, action in self.history if action.startswith("hide:")}
+            if history is None and self.hidden_card >= 0 and not self.revealed
+            and self.phase != OVER
+            else ()
+        )
+        to_move = self.to_move
+        result = self.result.to_dict() if self.result else None
         return {
-            "variant": self.rules.variant,
-            "options": self.rules.options,
-            "seat": seat,
-            "dealer": self.dealer,
-            "first_chooser": self.first_chooser,
-            "phase": self.phase,
-            "to_move": self.to_move,
-            "caller": self.caller,
-            "passed": self.passed,
-            "trump": self.trump,
-            "hand": self._own_cards(seat),
-            "hand_counts": self._hand_counts(),
-            "hidden": self._hidden_view(seat),
-            "thirteenth_card": _card_or_none(self.thirteenth_card),
-            "turned_card": _card_or_none(self.turned_card),
-            "open_hands": self._open_hands(),
-            "bids": [
-                {"seat": s, "bid": f"{n}{SUITS[su]}" if n else "pass"} for s, n, su in self.bids
-            ],
-            "contract": list(self.contract) if self.contract else None,
-            "trick": [
-                {"seat": (self.trick_leader + i) & 3, "card": CARD_STR[c]}
-                for i, c in enumerate(self.trick)
-            ],
-            "led": SUITS[self.led] if self.led >= 0 else None,
-            "trump_from": self.trump_from if self.tsuit >= 0 else None,
-            "tricks_taken": list(self.won),
-            "pile": self.pile,
-            "run": {"seat": self.run_seat, "length": self.run_len} if self.run_seat >= 0 else None,
-            "trick_count": self.trick_count,
-            "completed_tricks": self.completed_tricks(),
-            "history": self._history_view(seat),
-            "legal_actions": self.legal_actions() if seat is not None and seat == self.to_move
-            else [],
-            "result": self.result.to_dict() if self.result else None,
+            seat: {
+                "variant": variant,
+                "options": options,
+                "seat": seat,
+                "dealer": self.dealer,
+                "first_chooser": self.first_chooser,
+                "phase": self.phase,
+                "to_move": to_move,
+                "caller": self.caller,
+                "passed": self.passed,
+                "trump": self.trump,
+                "hand": self._own_cards(seat),
+                "hand_counts": hand_counts,
+                "hidden": self._hidden_view(seat),
+                "thirteenth_card": thirteenth,
+                "turned_card": turned,
+                "open_hands": open_hands,
+                "bids": bids,
+                "contract": contract,
+                "trick": trick,
+                "led": led,
+                "trump_from": trump_from,
+                "tricks_taken": tricks_taken,
+                "pile": self.pile,
+                "run": run,
+                "trick_count": self.trick_count,
+                "completed_tricks": completed,
+                "history": self._history_view(seat) if seat in hiders else public_history,
+                "legal_actions": self.legal_actions() if seat is not None and seat == to_move
+                else [],
+                "result": result,
+            }
+            for seat in seats
         }
 
     def _own_cards(self, seat: int | None) -> list[str]:

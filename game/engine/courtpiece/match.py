@@ -232,23 +232,28 @@ class Match:
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> dict[str, Any]:
         """The current hand's view plus what everyone knows about the match."""
+        return self.views((seat,))[seat]
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``view(seat)`` for each of ``seats``, built together: the match's part once
+        and the hand's common parts once (``Hand.views``), shared by the views (read
+        them, do not change them; they are for encoding)."""
+        hands = self.hand.views(seats)
         result = self.result
-        return {
-            "hand": self.hand.view(seat),
-            "match": {
-                "scores": list(self.scores),
-                "difference": self.difference,
-                "measure": self.measure,
-                "target": self.target,
-                "tally": {k: list(v) for k, v in self.tally.items()},
-                "hands_played": len(self.hands),
-                "toss": [{str(s): c for s, c in r.items()} for r in self.toss],
-                "is_over": self.is_over,
-                "winner": self.winner,
-                "result": result.to_dict() if result else None,
-            },
-            "fairness": self.fairness(),
+        match = {
+            "scores": list(self.scores),
+            "difference": self.difference,
+            "measure": self.measure,
+            "target": self.target,
+            "tally": {k: list(v) for k, v in self.tally.items()},
+            "hands_played": len(self.hands),
+            "toss": [{str(s): c for s, c in r.items()} for r in self.toss],
+            "is_over": self.is_over,
+            "winner": self.winner,
+            "result": result.to_dict() if result else None,
         }
+        fairness = self.fairness()
+        return {seat: {"hand": hands[seat], "match": match, "fairness": fairness} for seat in seats}
 
     def fairness(self) -> dict[str, Any]:
         """What a player needs to check the deals, and never a seed before it is safe.
