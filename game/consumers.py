@@ -270,27 +270,44 @@ class TableConsumer(_NoConnectionHop):
             held = []
         if resync:  # a move on the loop failed where its commit may have happened
             held.append((self.group, {"type": "table.changed"}))
+        handed: dict[str, Any] | None = None  # the notice these sockets were served
+        served: set[str] = set()
         try:
             for group, notice in held:
                 if group == self.group and notice.get("frames") is not None:
                     # This socket's own frame at once, not after the group send's round
-                    # trip to Redis; the same notice arriving through the group is then
-                    # a repeat, and not sent again (_send_frame).
+                    # trip to Redis; the same notice arriving through the group would
+                    # then be a repeat (_send_frame), so it is not sent to this socket.
+                    handed = notice
                     await self.table_changed(notice)
-                    await self._hand_over(notice)
+                    served.add(self.channel_name)
+                    served |= await self._hand_over(notice)
                     break
-        finally:  # committed: tell the table (this socket included), whatever happened here
+        finally:  # committed: tell the table, whatever happened here
             for group, notice in held:
-                await self.channel_layer.group_send(group, notice)
+                await self._group_send(group, notice, served if notice is handed else ())
 
-    async def _hand_over(self, notice: dict[str, Any]) -> None:
+    async def _group_send(self, group: str, notice: dict[str, Any], served: set[str]) -> None:
+        """The group send of a committed change, but not to the sockets served with it
+        already: each would wake only to find a repeat (at a table of four, four
+        wake-ups a move for nothing). A layer without ``group_send_except`` (another
+        backend in the settings) sends to all, and the repeats are dropped as before."""
+        send_except = getattr(self.channel_layer, "group_send_except", None)
+        if served and send_except is not None:
+            await send_except(group, notice, served)
+        else:
+            await self.channel_layer.group_send(group, notice)
+
+    async def _hand_over(self, notice: dict[str, Any]) -> set[str]:
         """The table's other sockets in this process get their frames now, from this
         task, each while holding its turn: through the channel layer each would wait for
         a turn of the event loop of its own first, one more wait behind everything else
         the loop has to do, and at 250 tables that wait is a move's slowest stretch
         after its write (bench/load.py). Only the common case, a socket whose seat and
         frame the notice has: any other, or one busy with a message now, is left to the
-        group's copy, which the sockets served here ignore as a repeat."""
+        group's copy. Returns the channels of the sockets served here, which the group's
+        copy then skips."""
+        served: set[str] = set()
         for other in list(_sockets.get(self.group, ())):
             if other is self or other.loop is not self.loop or not other.turn.free():
                 continue
@@ -303,9 +320,12 @@ class TableConsumer(_NoConnectionHop):
                 try:
                     await other._send_frame(text, notice["version"])
                 except Exception:  # that socket's trouble, not this move's
-                    # Not counted as sent: the layer's copy is then no repeat to it.
+                    # Not counted as sent: the layer's copy still goes to it.
                     other.last_sent, other.last_version = sent_before
                     log.exception("a frame handed over to another socket failed")
+                else:
+                    served.add(other.channel_name)
+        return served
 
     async def _on_emote(self, message: dict[str, Any]) -> None:
         emote = message.get("emote")

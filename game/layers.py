@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Collection
 from typing import Any
 
 from channels.exceptions import ChannelFull
@@ -55,12 +56,21 @@ class InMemoryChannelLayer(ChannelsInMemoryLayer):  # type: ignore[misc]
         self._put(channel, message)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.group_send_except(group, message, ())
+
+    async def group_send_except(
+        self, group: str, message: dict[str, Any], skip: Collection[str]
+    ) -> None:
+        """``group_send``, but not to the channels in ``skip``: sockets that already
+        have what the message carries (see ``TableConsumer._hand_over``)."""
         # Channels' own starts a task per member and awaits them all, for what is a
         # put on a queue: put at once (a full channel still misses the message).
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
         for channel in list(self.groups.get(group, ())):
+            if channel in skip:
+                continue
             with contextlib.suppress(ChannelFull):
                 self._put(channel, message)
 
@@ -337,17 +347,25 @@ if _ChannelsRedisLayer is not None:
             await super().group_discard(group, channel)
 
         async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            await self.group_send_except(group, message, ())
+
+        async def group_send_except(
+            self, group: str, message: dict[str, Any], skip: Collection[str]
+        ) -> None:
+            """``group_send``, but not to the channels in ``skip``: sockets that already
+            have what the message carries (see ``TableConsumer._hand_over``). With every
+            member of the group skipped, nothing is sent at all."""
             assert self.require_valid_group_name(group), "Group name not valid"
             here = self._here()
             local: dict[str, Any] | None = None  # one copy for them all, as from Redis
-            served: set[str] = set()
+            served: set[str] = set(skip)
             if here:
                 # This process's members first, with no round trip: a move's sockets
                 # hear of it one turn of the loop sooner. (As in Redis, a membership
                 # lapses after group_expiry.)
                 fresh = time.time() - self.group_expiry
                 for channel, added in list(self._members.get(group, {}).items()):
-                    if added > fresh:
+                    if added > fresh and channel not in served:
                         local = dict(message) if local is None else local
                         self._deliver(channel, local)
                         served.add(channel)

@@ -85,3 +85,23 @@ def test_a_channel_keeps_its_queue_while_its_receiver_lives_and_drops_it_after()
         assert (await layer.receive("a.one"))["type"] == "third"
 
     asyncio.run(body())
+
+
+def test_a_group_send_except_skips_the_channels_named_and_reaches_the_rest() -> None:
+    """The sockets a move's task served already are skipped (TableConsumer._hand_over):
+    they would only wake to find a repeat."""
+
+    async def body() -> None:
+        layer = layers.InMemoryChannelLayer()
+        for name in ("a.one", "a.two", "a.three"):
+            await layer.group_add("g", name)
+        await layer.group_send_except("g", {"type": "x"}, {"a.one", "a.three"})
+        assert (await layer.receive("a.two"))["type"] == "x"
+        assert "a.one" not in layer.channels or layer.channels["a.one"].empty()
+        assert "a.three" not in layer.channels or layer.channels["a.three"].empty()
+        await layer.group_send_except("g", {"type": "y"}, set())  # nobody skipped: all
+        assert [(await layer.receive(n))["type"] for n in ("a.one", "a.two", "a.three")] == [
+            "y", "y", "y"
+        ]
+
+    asyncio.run(body())

@@ -128,6 +128,36 @@ def test_a_message_for_this_process_s_own_channels_never_goes_through_redis() ->
     run(body)
 
 
+def test_a_group_send_except_skips_the_channels_named_here_and_in_redis() -> None:
+    """Skipped: a channel of this process and one of another; the rest get it, through
+    Redis or not; with every member skipped nothing goes through Redis at all."""
+
+    async def body(a: Any, b: Any, prefix: str) -> None:
+        ours = [await a.new_channel() for _ in range(2)]
+        theirs = [await b.new_channel() for _ in range(2)]
+        for channel in (*ours, *theirs):
+            await (a if channel in ours else b).group_add("table-9", channel)
+        await a.group_send_except("table-9", {"type": "x"}, {ours[0], theirs[0]})
+        assert (await a.receive(ours[1]))["type"] == "x"
+        assert (await asyncio.wait_for(b.receive(theirs[1]), 5))["type"] == "x"
+        assert await _hears_nothing(a, ours[0])
+        assert await _hears_nothing(b, theirs[0])
+        sent_through_redis = []
+        original = a._send_through_redis
+
+        async def spy(*args: Any) -> None:
+            sent_through_redis.append(args)
+            await original(*args)
+
+        a._send_through_redis = spy
+        await a.group_send_except("table-9", {"type": "y"}, {*ours, *theirs})
+        assert sent_through_redis == []
+        for channel in ours:
+            assert await _hears_nothing(a, channel)
+
+    run(body)
+
+
 def test_messages_in_order_and_none_lost_under_a_burst() -> None:
     async def body(a: Any, b: Any, prefix: str) -> None:
         ours, theirs = await a.new_channel(), await b.new_channel()

@@ -1,7 +1,8 @@
 """A move's frames go straight to the table's other sockets in the same process
 (game.consumers.TableConsumer._hand_over), not through a turn of the event loop each via
 the channel layer; a socket busy with a message of its own is left to the layer's copy.
-Either way each socket sends each version once: the copy arriving second is a repeat."""
+The layer's copy then skips the sockets served here; any that still arrives is a repeat,
+so each socket sends each version once."""
 
 from __future__ import annotations
 
@@ -45,13 +46,16 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
     group = services.group_name(table.pk)
     layer = get_channel_layer()
     real_group_send = layer.group_send
-    held: list[dict[str, Any]] = []
+    real_send_except = layer.group_send_except
+    held: list[tuple[dict[str, Any], set[str]]] = []
 
-    async def table_notices_held(name: str, message: dict[str, Any]) -> None:
-        if name == group:
-            held.append(message)  # the layer's copy: not delivered until the test says
+    async def table_notices_held(
+        name: str, message: dict[str, Any], skip: Any = ()
+    ) -> None:
+        if name == group:  # the layer's copy: not delivered until the test says
+            held.append((message, set(skip)))
             return
-        await real_group_send(name, message)
+        await real_send_except(name, message, skip)
 
     cookies = [session_cookie(u) for u in users]
 
@@ -68,6 +72,7 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         sockets = {c.seat: c for c in consumers._sockets[group]}
         assert sorted(sockets) == [0, 1, 2, 3]
         monkeypatch.setattr(layer, "group_send", table_notices_held)
+        monkeypatch.setattr(layer, "group_send_except", table_notices_held)
         release = asyncio.Event()
 
         async def hold_the_turn() -> None:  # as if that socket were busy with a message
@@ -85,22 +90,31 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         )
         got = [await _versions(c) for c in comms]
         assert len(held) == 1  # committed and sent to the group once
+        notice, skip = held[0]
         for seat, versions in enumerate(got):
             if busy and seat == bystander:
                 assert versions == []  # skipped: left to the group's copy
             else:
                 assert versions == [version + 1], (seat, versions)
-        # The layer's copy arrives: a repeat for every socket that has the frame, the
-        # frame itself for the one that was busy.
+        # The group's copy skips the sockets served already: all four, or all but the
+        # busy one.
+        served = {s.channel_name for seat, s in sockets.items()
+                  if not (busy and seat == bystander)}
+        assert skip == served
         if busy:
             release.set()
             await holder
         monkeypatch.setattr(layer, "group_send", real_group_send)
-        await real_group_send(group, held[0])
+        monkeypatch.setattr(layer, "group_send_except", real_send_except)
+        # Sent as the socket sent it, the copy reaches only the busy one, with its
+        # frame; and even sent to all, it is a repeat for every socket that has it.
+        await real_send_except(group, notice, skip)
         again = [await _versions(c) for c in comms]
         for seat, versions in enumerate(again):
             expected = [version + 1] if busy and seat == bystander else []
             assert versions == expected, (seat, versions)
+        await real_group_send(group, notice)
+        assert [await _versions(c) for c in comms] == [[], [], [], []]
         for comm in comms:
             await comm.disconnect()
         await asyncio.sleep(0)
