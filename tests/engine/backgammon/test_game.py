@@ -315,3 +315,28 @@ def test_a_match_reveals_its_seed_only_at_the_end() -> None:
         acts = [a for a in m.legal_actions() if not a.startswith("resign")]
         m = m.apply(rng.choice(acts))
     assert m.view(1)["fairness"]["server_seed"] == SECRET
+
+
+def test_the_plays_names_are_formatted_once_and_each_caller_gets_its_own_list() -> None:
+    """Game.legal_actions keeps a moving game's names (a table asks several times a
+    move): the same names as formatting the plays afresh, in a list each caller may
+    change without changing the game's, and the right ones for every game kept."""
+    from game.engine.backgammon import game as game_module
+
+    games = []
+    g = bg.Game(seed="names")
+    while len(games) < 6 and not g.is_over:
+        if g.phase == "move":
+            games.append(g)
+        g = g.apply(g.legal_actions()[0])
+    assert games
+    for g in games:
+        fresh = [f"move:{p}" for p in g.legal_plays()] + game_module.RESIGNS
+        first = g.legal_actions()
+        assert first == fresh
+        first.append("spoiled")
+        assert g.legal_actions() == fresh
+    game_module._MOVE_ACTIONS.clear()  # forgotten: formatted again, the same
+    assert [g.legal_actions() for g in games] == [
+        [f"move:{p}" for p in g.legal_plays()] + game_module.RESIGNS for g in games
+    ]
