@@ -77,6 +77,19 @@ async def _inbox_size(layer: Any, channel: str) -> int:
     return int(await layer.connection(0).zcard(key))
 
 
+def _spy_on_redis(layer: Any) -> list[Any]:
+    """What ``layer`` sends through Redis from now on (the arguments of each send)."""
+    sent: list[Any] = []
+    original = layer._send_through_redis
+
+    async def spy(*args: Any) -> None:
+        sent.append(args)
+        await original(*args)
+
+    layer._send_through_redis = spy
+    return sent
+
+
 def test_a_group_message_reaches_members_on_both_processes() -> None:
     async def body(a: Any, b: Any, prefix: str) -> None:
         ours, theirs = await a.new_channel(), await b.new_channel()
@@ -109,14 +122,7 @@ def test_a_message_for_this_process_s_own_channels_never_goes_through_redis() ->
         channels = [await a.new_channel() for _ in range(4)]
         for channel in channels:
             await a.group_add("table-2", channel)
-        sent_through_redis = []
-        original = a._send_through_redis
-
-        async def spy(*args: Any) -> None:
-            sent_through_redis.append(args)
-            await original(*args)
-
-        a._send_through_redis = spy
+        sent_through_redis = _spy_on_redis(a)
         await a.group_send("table-2", {"type": "table.changed", "version": 1})
         await a.send(channels[0], {"type": "direct"})
         assert sent_through_redis == []
@@ -142,14 +148,7 @@ def test_a_group_send_except_skips_the_channels_named_here_and_in_redis() -> Non
         assert (await asyncio.wait_for(b.receive(theirs[1]), 5))["type"] == "x"
         assert await _hears_nothing(a, ours[0])
         assert await _hears_nothing(b, theirs[0])
-        sent_through_redis = []
-        original = a._send_through_redis
-
-        async def spy(*args: Any) -> None:
-            sent_through_redis.append(args)
-            await original(*args)
-
-        a._send_through_redis = spy
+        sent_through_redis = _spy_on_redis(a)
         await a.group_send_except("table-9", {"type": "y"}, {*ours, *theirs})
         assert sent_through_redis == []
         for channel in ours:

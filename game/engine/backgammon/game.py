@@ -131,6 +131,12 @@ def _freeze(draft: object, frozen: type[_State]) -> _State:
 
 
 # --- games ----------------------------------------------------------------------------
+def _each_view(self: Any, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``views`` of a Game and a Match (the protocol's), each view built on its own: a
+    board's view differs by the side it is seen from."""
+    return {seat: self.view(seat) for seat in seats}
+
+
 class _GameFields:
     """Every field of a game, declared once with its type, and the read-only questions
     both the frozen ``Game`` and the ``_Draft`` it is changed in ask of them.
@@ -559,10 +565,7 @@ class Game(_GameFields):
             "server_seed": self.seed if shown else None,
         }
 
-    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-        """``view(seat)`` for each of ``seats`` (the protocol's; each built on its own:
-        a board's view differs by the side it is seen from)."""
-        return {seat: self.view(seat) for seat in seats}
+    views = _each_view
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """Everything on the board for both players (backgammon hides nothing), never an
@@ -832,10 +835,7 @@ class Match(_MatchFields):
             "server_seed": server_seed,
         }
 
-    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
-        """``view(seat)`` for each of ``seats`` (the protocol's; each built on its own:
-        a board's view differs by the side it is seen from)."""
-        return {seat: self.view(seat) for seat in seats}
+    views = _each_view
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The current game's view, the match's scores and the match's fairness block."""
