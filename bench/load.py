@@ -25,6 +25,7 @@ each turn's own p99 with the CPU time the hypervisor gave to other machines mean
     .venv/bin/python bench/load.py --tables 20 --seconds 5 --ramp 20,40   # a quick look
     .venv/bin/python bench/load.py --game backgammon     # two clients a table
     .venv/bin/python bench/load.py --backend postgres --flush-probe 0.05   # the disk's flushes too
+    .venv/bin/python bench/load.py --backend postgres --pg-waits 0.02   # moves waiting on the WAL
 
 Writes bench/results/load-<backend>.json (load-<backend>-backgammon.json). Goals: at 250
 tables, one action per second per table: p99 <= 1.5 x the anchor's and zero lost actions;
@@ -263,6 +264,80 @@ def _flush_figures(flushes: list[float]) -> dict[str, Any]:
         "p99_ms": ms(_percentile(flushes, 0.99)),
         "max_ms": round(max(flushes), 2) if flushes else None,
     }
+
+
+# PostgreSQL's own account of what the moves wait for: every INTERVAL seconds, how many
+# of the benchmark database's client backends are waiting on the WAL's flush to the disk
+# (IO:WALSync is the one flushing; LWLock:WALWrite, those queued behind it); one line
+# per look (time.monotonic(), that count).
+_PG_WAITS = r"""
+import sys, time
+import psycopg
+dsn, database, interval = sys.argv[1], sys.argv[2], float(sys.argv[3])
+out = open(sys.argv[4], "w", buffering=1)
+sql = ("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+       "AND backend_type = 'client backend' AND wait_event IN ('WALSync', 'WALWrite')")
+try:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        while True:
+            # pg_stat_activity is read once a transaction: autocommit makes each look new.
+            waiting = conn.execute(sql, [database]).fetchone()[0]
+            out.write(f"{time.monotonic():.6f} {waiting}\n")
+            time.sleep(interval)
+except KeyboardInterrupt:
+    pass
+finally:
+    out.close()
+"""
+
+
+class _PgWaits:
+    """``--pg-waits``: PostgreSQL's backends waiting on the WAL's flush, looked at all
+    through the nominal turns, in a process of their own. A tables turn whose p99 came
+    from the disk (a move is told only once its commit is on it) shows here as a long
+    run of looks that found moves waiting on the flush, many at once; the anchor writes
+    nothing, so its turns show none."""
+
+    def __init__(self, interval: float, pg_host: str) -> None:
+        self.interval = interval
+        self.folder = Path(tempfile.mkdtemp(prefix="pg-waits-"))
+        self.out = self.folder / "waits.txt"
+        self.proc = subprocess.Popen([sys.executable, "-c", _PG_WAITS,
+                                      f"host={pg_host} user=postgres dbname=postgres", PG_DB,
+                                      str(interval), str(self.out)])
+        self.lines: list[tuple[float, int]] = []
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        text = self.out.read_text() if self.out.exists() else ""
+        self.lines = [(float(at), int(n)) for at, n in
+                      (line.split() for line in text.splitlines() if " " in line)]
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def figures(self, windows: list[tuple[float, float]]) -> dict[str, Any]:
+        """Within these windows: the looks, the share of them that found a move waiting
+        on the WAL's flush, the longest run of such looks (as time), and the most moves
+        found waiting at once. Ordinary commits, each flushed in about a millisecond,
+        are caught by a few looks in a row at most (60 ms in a quiet run, looking every
+        0.02 s); a flush the disk holds up shows as a long run, with the fast moves'
+        connections (16) all waiting behind it."""
+        looks = [n for at, n in self.lines if any(a <= at < b for a, b in windows)]
+        waited = longest = run = 0
+        for n in looks:
+            run = run + 1 if n else 0
+            waited += bool(n)
+            longest = max(longest, run)
+        return {
+            "looks": len(looks),
+            "waiting_share": round(waited / len(looks), 3) if looks else None,
+            "longest_wait_ms": round(1000 * self.interval * longest),
+            "most_waiting": max(looks, default=0),
+        }
 
 
 # ---------------------------------------------------------------------------- HTTP
@@ -639,6 +714,7 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
                 args.spy = _profile(tables_pid, args)
             print("nominal load, in turns ...", flush=True)
             probe = _FlushProbe(args.flush_probe) if args.flush_probe else None
+            waits = _PgWaits(args.pg_waits, args.pg_host) if args.pg_waits else None
             try:
                 results = {side.name: {"nominal": figures} for side, figures in zip(
                     sides, (await _measure(sides, nominal, args.seconds, args.window,
@@ -647,6 +723,17 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             finally:
                 if probe is not None:
                     probe.stop()
+                if waits is not None:
+                    waits.stop()
+            if waits is not None:
+                for side in sides:
+                    nominal_figures = results[side.name]["nominal"]
+                    nominal_figures["pg_waits"] = waits.figures(side.windows)
+                    for turn, window in zip(nominal_figures["turns"], side.windows,
+                                            strict=True):
+                        turn_waits = waits.figures([window])
+                        turn["flush_wait_longest_ms"] = turn_waits["longest_wait_ms"]
+                        turn["flush_most_waiting"] = turn_waits["most_waiting"]
             if probe is not None:
                 for side in sides:
                     nominal_figures = results[side.name]["nominal"]
@@ -720,12 +807,18 @@ def main() -> None:
                         help="time an 8 KiB write and fdatasync on this machine's disk "
                              "every SECONDS through the nominal turns (as a database's "
                              "commit does), and give their p50/p99 for each side's turns")
+    parser.add_argument("--pg-waits", type=float, default=0.0, metavar="SECONDS",
+                        help="PostgreSQL only: every SECONDS through the nominal turns, "
+                             "count the moves waiting on the WAL's flush to the disk "
+                             "(pg_stat_activity), and give each turn's longest wait")
     parser.add_argument("--pg-host", default="127.0.0.1", metavar="HOST",
                         help="PostgreSQL's host for the tables' server, or the directory "
                              "of its Unix socket (such as /var/run/postgresql)")
     parser.add_argument("--game", choices=sorted(GAMES), default="courtpiece",
                         help="Court Piece tables of four clients, or backgammon of two")
     args = parser.parse_args()
+    if args.pg_waits and args.backend != "postgres":
+        parser.error("--pg-waits needs --backend postgres")
     args.spy = None
     seats = GAMES[args.game][1]
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -783,6 +876,13 @@ def main() -> None:
               f"server CPU {n['server_cpu_ms_per_action']} ms/action "
               f"({100 * n['server_cpu_share']:.0f}% of a core), "
               f"machine CPU {n['machine_cpu_ms_per_action']} ms/action")
+    if "pg_waits" in t["nominal"]:
+        turns = t["nominal"]["turns"]
+        print("  tables' turns, p99 / longest wait on the WAL's flush (most moves waiting): "
+              + ", ".join(f"{turn['p99_ms']:.0f} / {turn['flush_wait_longest_ms']} ms "
+                          f"({turn['flush_most_waiting']})" for turn in turns))
+        print("  anchor's turns' p99: "
+              + ", ".join(f"{turn['p99_ms']:.0f} ms" for turn in a["nominal"]["turns"]))
     print(f"  p99 ratio {out['p99_ratio']} (goal <= 1.5), saturation ratio "
           f"{out['saturation_ratio']} (goal >= 0.5), frame {t['mean_frame_bytes']} bytes")
     suffix = "" if args.game == "courtpiece" else f"-{args.game}"
