@@ -222,22 +222,18 @@ finally:
 """
 
 
-class _FlushProbe:
-    """``--flush-probe``: the disk's flushes timed all through the nominal turns, in a
-    process of their own, in a folder beside the results (on the repository's disk: a
-    temporary folder may be in memory, where a flush waits for nothing)."""
+class _Sampler:
+    """A probe in a process of its own, writing one line per sample (time.monotonic(),
+    a value) to a file in ``folder``, all through the nominal turns."""
 
-    def __init__(self, interval: float) -> None:
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        self.folder = Path(tempfile.mkdtemp(prefix="flush-probe-", dir=RESULTS))
-        self.out = self.folder / "flushes.txt"
-        self.proc = subprocess.Popen([sys.executable, "-c", _FLUSH_PROBE,
-                                      str(self.folder / "probe"), str(interval),
-                                      str(self.out)])
+    def __init__(self, folder: Path, script: str, *args: str) -> None:
+        self.folder = folder
+        self.out = folder / "samples.txt"
+        self.proc = subprocess.Popen([sys.executable, "-c", script, *args, str(self.out)])
         self.lines: list[tuple[float, float]] = []
 
     def stop(self) -> None:
-        """Stop the probe, then read every flush it timed (a slow last one included)."""
+        """Stop the probe, then read every sample it took (a slow last one included)."""
         self.proc.send_signal(signal.SIGINT)
         try:
             self.proc.wait(10)
@@ -245,13 +241,24 @@ class _FlushProbe:
             self.proc.kill()
             self.proc.wait()
         text = self.out.read_text() if self.out.exists() else ""
-        self.lines = [(float(at), float(ms)) for at, ms in
+        self.lines = [(float(at), float(value)) for at, value in
                       (line.split() for line in text.splitlines() if " " in line)]
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def within(self, windows: list[tuple[float, float]]) -> list[float]:
-        """The flushes that began within these windows (time.monotonic())."""
-        return [ms for at, ms in self.lines if any(a <= at < b for a, b in windows)]
+        """The samples taken within these windows (time.monotonic()), in order."""
+        return [value for at, value in self.lines if any(a <= at < b for a, b in windows)]
+
+
+class _FlushProbe(_Sampler):
+    """``--flush-probe``: the disk's flushes timed (milliseconds), in a folder beside
+    the results (on the repository's disk: a temporary folder may be in memory, where a
+    flush waits for nothing)."""
+
+    def __init__(self, interval: float) -> None:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix="flush-probe-", dir=RESULTS))
+        super().__init__(folder, _FLUSH_PROBE, str(folder / "probe"), str(interval))
 
 
 def _flush_figures(flushes: list[float]) -> dict[str, Any]:
@@ -291,33 +298,17 @@ finally:
 """
 
 
-class _PgWaits:
-    """``--pg-waits``: PostgreSQL's backends waiting on the WAL's flush, looked at all
-    through the nominal turns, in a process of their own. A tables turn whose p99 came
-    from the disk (a move is told only once its commit is on it) shows here as a long
-    run of looks that found moves waiting on the flush, many at once; the anchor writes
-    nothing, so its turns show none."""
+class _PgWaits(_Sampler):
+    """``--pg-waits``: PostgreSQL's backends waiting on the WAL's flush, counted. A
+    tables turn whose p99 came from the disk (a move is told only once its commit is on
+    it) shows here as a long run of looks that found moves waiting on the flush, many at
+    once; the anchor writes nothing, so its turns show none."""
 
     def __init__(self, interval: float, pg_host: str) -> None:
         self.interval = interval
-        self.folder = Path(tempfile.mkdtemp(prefix="pg-waits-"))
-        self.out = self.folder / "waits.txt"
-        self.proc = subprocess.Popen([sys.executable, "-c", _PG_WAITS,
-                                      f"host={pg_host} user=postgres dbname=postgres", PG_DB,
-                                      str(interval), str(self.out)])
-        self.lines: list[tuple[float, int]] = []
-
-    def stop(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        text = self.out.read_text() if self.out.exists() else ""
-        self.lines = [(float(at), int(n)) for at, n in
-                      (line.split() for line in text.splitlines() if " " in line)]
-        shutil.rmtree(self.folder, ignore_errors=True)
+        super().__init__(Path(tempfile.mkdtemp(prefix="pg-waits-")), _PG_WAITS,
+                         f"host={pg_host} user=postgres dbname=postgres", PG_DB,
+                         str(interval))
 
     def figures(self, windows: list[tuple[float, float]]) -> dict[str, Any]:
         """Within these windows: the looks, the share of them that found a move waiting
@@ -326,7 +317,7 @@ class _PgWaits:
         are caught by a few looks in a row at most (60 ms in a quiet run, looking every
         0.02 s); a flush the disk holds up shows as a long run, with the fast moves'
         connections (16) all waiting behind it."""
-        looks = [n for at, n in self.lines if any(a <= at < b for a, b in windows)]
+        looks = [int(n) for n in self.within(windows)]
         waited = longest = run = 0
         for n in looks:
             run = run + 1 if n else 0
