@@ -39,12 +39,6 @@ ROLL, MOVE, DOUBLED, RESIGN, GAME_OVER = "roll", "move", "doubled", "resign", "o
 KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
 RESIGNS = ["resign:1", "resign:2", "resign:3"]
 
-# Game.legal_actions' names of the plays, by the game's id: the entry holds the game, so
-# the id is not reused while it is kept. Cleared whole when full (a few hundred tables
-# each have one game on the move).
-_MOVE_ACTIONS: dict[int, tuple[Any, tuple[str, ...]]] = {}
-_MOVE_ACTIONS_KEPT = 2048
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -150,6 +144,7 @@ class _GameFields:
         "_dice_list",
         "_first_throw",
         "_n",
+        "_play_names",
         "_plays",
         "client_seeds",
         "crawford_game",
@@ -186,6 +181,9 @@ class _GameFields:
     phase: str  # ROLL | MOVE | DOUBLED | RESIGN | GAME_OVER
     dice: tuple[int, int] | None  # on the board in the MOVE phase
     _plays: tuple[Play, ...]  # the legal plays of ``dice`` (MOVE phase only)
+    # legal_actions' names of ``_plays``, formatted when first asked: (the plays they
+    # name, the names), stale once ``_plays`` is another tuple
+    _play_names: tuple[tuple[Play, ...], tuple[str, ...]] | None
     resign_level: int  # 1..3 while a resignation is offered, else 0
     result: Result | None
     history: tuple[tuple[int, str], ...]  # (seat, canonical action), oldest first
@@ -451,6 +449,7 @@ class Game(_GameFields):
         g.result = None
         g.dice = None
         g._plays = ()
+        g._play_names = None
         g.phase = ROLL
         g._set_up(position, turn)
         _copy_fields(self, g, _GAME_FIELDS)
@@ -468,17 +467,15 @@ class Game(_GameFields):
         if self.phase == ROLL:
             return ["roll", "double", *RESIGNS] if self._may_double() else ["roll", *RESIGNS]
         if self.phase == MOVE:
-            # A game never changes, so neither do its plays' names: formatted once. A
-            # table asks several times a move (the checks, the mover's view, the frame)
-            # and formatting every play was 29% of its server's time (py-spy).
-            hit = _MOVE_ACTIONS.get(id(self))
-            if hit is None or hit[0] is not self:
-                if len(_MOVE_ACTIONS) >= _MOVE_ACTIONS_KEPT:
-                    _MOVE_ACTIONS.clear()
-                hit = _MOVE_ACTIONS[id(self)] = (
-                    self, (*(f"move:{p}" for p in self._plays), *RESIGNS)
-                )
-            return list(hit[1])
+            # A game never changes, so neither do its plays' names: formatted once, kept
+            # on the game. A table asks several times a move (the checks, the mover's
+            # view, the frame) and formatting every play was 29% of its server's time
+            # (py-spy).
+            kept = self._play_names
+            if kept is None or kept[0] is not self._plays:
+                kept = (self._plays, (*(f"move:{p}" for p in self._plays), *RESIGNS))
+                object.__setattr__(self, "_play_names", kept)  # a memo, not a change
+            return list(kept[1])
         if self.phase == DOUBLED:
             return ["take", "drop", "beaver"] if self._may_beaver() else ["take", "drop"]
         if self.phase == RESIGN:

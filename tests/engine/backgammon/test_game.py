@@ -320,7 +320,9 @@ def test_a_match_reveals_its_seed_only_at_the_end() -> None:
 def test_the_plays_names_are_formatted_once_and_each_caller_gets_its_own_list() -> None:
     """Game.legal_actions keeps a moving game's names (a table asks several times a
     move): the same names as formatting the plays afresh, in a list each caller may
-    change without changing the game's, and the right ones for every game kept."""
+    change without changing the game's, and the right ones for every game (a game made
+    from another by ``apply`` starts with the other's names, which its own plays
+    replace)."""
     from game.engine.backgammon import game as game_module
 
     games = []
@@ -336,7 +338,8 @@ def test_the_plays_names_are_formatted_once_and_each_caller_gets_its_own_list() 
         assert first == fresh
         first.append("spoiled")
         assert g.legal_actions() == fresh
-    game_module._MOVE_ACTIONS.clear()  # forgotten: formatted again, the same
+    for g in games:  # forgotten: formatted again, the same
+        object.__setattr__(g, "_play_names", None)
     assert [g.legal_actions() for g in games] == [
         [f"move:{p}" for p in g.legal_plays()] + game_module.RESIGNS for g in games
     ]
