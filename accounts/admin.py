@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.contrib.admin.options import InlineModelAdmin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
+from accounts.games import game_choices
 from accounts.models import GameStats, Profile
 
 User = get_user_model()
@@ -21,8 +23,18 @@ class ProfileInline(admin.StackedInline):
     fields = ("display_name", "language")
 
 
+class GameStatsForm(forms.ModelForm):
+    # The games' own list (accounts.games), read when the form is built.
+    game = forms.ChoiceField(choices=game_choices)
+
+    class Meta:
+        model = GameStats
+        fields = "__all__"
+
+
 class GameStatsInline(admin.TabularInline):
     model = GameStats
+    form = GameStatsForm
     extra = 0
     fields = ("game", "played", "won", "lost", "mu", "sigma", "rating", "updated_at")
     readonly_fields = ("rating", "updated_at")

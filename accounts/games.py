@@ -1,30 +1,31 @@
-"""The games a player has statistics for: every Court Piece variant, and Backgammon.
+"""The games a player has statistics and a rating for, as the games declare them.
 
-Codes are the engine's variant names (``game.engine.courtpiece.VARIANTS``) so a live table
-can pass ``rules.variant`` straight to :func:`accounts.services.record_result`.
-``tests/accounts/test_games.py`` keeps this list in step with the engine.
+Accounts knows no game: each game's registration with the live tables declares its rating
+families (for Court Piece, one per variant; for Backgammon, one), and ``game``'s
+``ready()`` passes them here (:func:`register`), in the order the games registered. Codes
+are what a live table passes to :func:`accounts.services.record_result`.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy as _
+from collections.abc import Callable
 
-BACKGAMMON = "backgammon"
+_labels: dict[str, Callable[[], str]] = {}
 
-# Labels are the names players use; the glossary words (rung, hukum, sar) are not
-# translated into bridge jargon.
-GAME_CHOICES: list[tuple[str, str]] = [
-    ("rung", _("Rung")),
-    ("single_sar", _("Single Sar")),
-    ("hidden", _("Hidden Rung")),
-    ("double_sar", _("Double Sar")),
-    ("be_ranga", _("Be-Ranga")),
-    ("mendikot", _("Mendikot")),
-    ("hukum", _("Hukum")),
-    (BACKGAMMON, _("Backgammon")),
-]
-GAME_CODES: frozenset[str] = frozenset(code for code, _label in GAME_CHOICES)
+
+def register(code: str, label: Callable[[], str]) -> None:
+    """A game's rating family ``code``, and how to name it in the active language."""
+    _labels.setdefault(code, label)
+
+
+def game_codes() -> frozenset[str]:
+    return frozenset(_labels)
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """``(code, label)`` of every game with statistics, labels in the active language."""
+    return [(code, label()) for code, label in _labels.items()]
 
 
 def game_label(code: str) -> str:
-    return str(dict(GAME_CHOICES)[code])
+    return _labels[code]()

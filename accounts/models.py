@@ -12,7 +12,6 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from accounts.games import GAME_CHOICES
 from accounts.rating import MODEL
 
 
@@ -34,7 +33,7 @@ class Profile(models.Model):
         help_text=_("The site opens in this language whenever you are signed in."),
     )
     # Which side of the backgammon board a player's home board is on (issue #10): a
-    # left-to-right or right-to-left habit. Empty: by the page's language (game.bgrender).
+    # left-to-right or right-to-left habit. Empty: by the page's language (game.backgammon.render).
     board_home = models.CharField(
         _("backgammon home board"),
         max_length=5,
@@ -76,7 +75,9 @@ class GameStats(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_stats"
     )
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    # A rating family a game declared (accounts.games): no choices= here, so a new game
+    # or variant needs no migration of this table.
+    game = models.CharField(_("game"), max_length=20)
     played = models.PositiveIntegerField(_("played"), default=0)
     won = models.PositiveIntegerField(_("won"), default=0)
     lost = models.PositiveIntegerField(_("lost"), default=0)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
-from accounts.games import GAME_CODES
+from accounts.games import game_codes
 from accounts.models import GameStats
 from accounts.rating import MODEL
 
@@ -79,8 +79,9 @@ def record_result(
 
 
 def _validate(game: str, teams: Sequence[Sequence[Any]], winning_team: int) -> None:
-    if game not in GAME_CODES:
-        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(sorted(GAME_CODES))}")
+    codes = game_codes()
+    if game not in codes:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(sorted(codes))}")
     if len(teams) < 2:
         raise ValueError("a result needs at least two teams")
     if any(len(team) == 0 for team in teams):

@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.forms import ProfileForm
-from accounts.games import GAME_CHOICES
+from accounts.games import game_choices
 from accounts.models import GameStats, Profile
 from accounts.templatetags.accounts_tags import display_name
 
@@ -42,7 +42,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     by_game = {row.game: row for row in GameStats.objects.filter(user=user)}
     rows = [
         {"code": code, "label": label, "stats": by_game.get(code)}
-        for code, label in GAME_CHOICES
+        for code, label in game_choices()
     ]
     return render(
         request,

@@ -1,5 +1,5 @@
-"""Staff can look at tables, their seats and their logs; every change goes through
-game.services, so the admin is read-only."""
+"""Staff can look at tables, their seats and their logs; every change goes through the
+table services (game.tables), so the admin is read-only."""
 
 from __future__ import annotations
 

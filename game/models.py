@@ -1,8 +1,9 @@
 """Live tables: a Table, its Seats and its append-only Action log.
 
 The log is the truth: a table's game state is a replay of its actions from the fields
-stored here (``game.games`` says how per game), so a second server process or a restart
-sees exactly what the first one did. Every write goes through ``game.services``.
+stored here (each game's registration, game.tables.registry, says how), so a second
+server process or a restart sees exactly what the first one did. Every write goes through
+the table services (game.tables).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ def new_invite() -> str:
 class Table(models.Model):
     WAITING, PLAYING, OVER = "waiting", "playing", "over"
     STATUS_CHOICES = ((WAITING, "waiting"), (PLAYING, "playing"), (OVER, "over"))
-    # What the stored deadline does when it fires (game.clock -> services.fire).
+    # What the stored deadline does when it fires (a clock -> game.tables.due.fire).
     CALL, MOVE, BOT, GRACE = "call", "move", "bot", "grace"
     DEADLINE_CHOICES = ((CALL, "call"), (MOVE, "move"), (BOT, "bot"), (GRACE, "grace"))
 
-    game = models.CharField(max_length=20)  # a key of game.games.GAMES
+    game = models.CharField(max_length=20)  # a registered game's name (game.tables.registry)
     variant = models.CharField(max_length=20, blank=True)
     options = models.JSONField(default=dict, blank=True)  # the engine's keyword options
     target = models.PositiveIntegerField(null=True, blank=True)  # match target; None: default
@@ -51,7 +52,7 @@ class Table(models.Model):
     commitment = models.CharField(max_length=64)
     chain_length = models.PositiveIntegerField()
     client_seeds = models.JSONField(default=list, blank=True)  # fixed at start
-    # A deal played again (services.play_deal_again): the first hand is not dealt from
+    # A deal played again (game.tables.deal_again): the first hand is not dealt from
     # this table's seeds but is this one, copied from a finished hand. Keys: "dealer" and
     # "deal" (as this table seats it), "table" and "hand" (the hand first dealt with these
     # cards), "shift" (seat s here holds that table's seat s + shift), and the revealed
@@ -66,7 +67,7 @@ class Table(models.Model):
     deadline_kind = models.CharField(max_length=8, choices=DEADLINE_CHOICES, blank=True)
     deadline_version = models.PositiveIntegerField(null=True, blank=True)
     # Moves forward on every write of this row or of one of its seats, by the database's
-    # own triggers (migration 0004), whoever writes: game.fastmoves plays a move from the
+    # own triggers (migration 0004), whoever writes: game.tables.fastmoves plays a move from the
     # row and seats it holds in memory only if the revision is still the one it saw.
     # (On SQLite, a migration that rebuilds game_table or game_seat drops their
     # triggers: tests/tables/test_revision.py checks they are there.)
@@ -162,7 +163,7 @@ class Connection(models.Model):
 
     A seat's ``connections`` is the count of these. A process killed without a clean
     shutdown cannot delete its rows; it stops renewing its ``ServerProcess`` heartbeat,
-    and any live process's clock then removes them (``services.reap_dead_processes``),
+    and any live process's clock then removes them (``game.tables.presence.reap_dead_processes``),
     so the seat's grace period starts as if the socket had closed."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="open_sockets")

@@ -1,23 +1,20 @@
-"""Pages of the live tables, under the language prefix: /<lang>/play/…"""
+"""Pages of the live tables, under the language prefix: /<lang>/play/…: the pages every
+game shares (game.tables.pages), then each registered game's own (``GamePages.routes``)."""
 
-from django.urls import path
+from django.urls import URLPattern, path
 
-from game import views
+from game.tables import pages, registry
 
 app_name = "game"
 
-urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("now/", views.play_now, name="play_now"),
-    path("new/", views.new_table, name="new"),
-    path("<int:table_id>/", views.table_page, name="table"),
-    path("<int:table_id>/sit/", views.sit, name="sit"),
-    path("<int:table_id>/leave/", views.leave, name="leave"),
-    path("<int:table_id>/start/", views.start, name="start"),
-    path("<int:table_id>/replay/<int:hand>/", views.replay, name="replay"),
-    path("<int:table_id>/replay/<int:hand>/again/", views.deal_again, name="again"),
-    path("<int:table_id>/summary/<int:hand>/", views.hand_summary, name="summary"),
-    path("<int:table_id>/board/", views.bg_board, name="bg_board"),
-    path("<int:table_id>/replay/<int:hand>/mat/", views.bg_mat, name="bg_mat"),
-    path("new/backgammon/", views.new_bg_table, name="new_bg"),
+urlpatterns: list[URLPattern] = [
+    path("", pages.lobby, name="lobby"),
+    path("now/", pages.play_now, name="play_now"),
+    path("<int:table_id>/", pages.table_page, name="table"),
+    path("<int:table_id>/sit/", pages.sit, name="sit"),
+    path("<int:table_id>/leave/", pages.leave, name="leave"),
+    path("<int:table_id>/start/", pages.start, name="start"),
+    path("<int:table_id>/replay/<int:hand>/", pages.replay, name="replay"),
 ]
+for _game in registry.games():
+    urlpatterns += _game.pages.routes

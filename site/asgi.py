@@ -14,11 +14,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from game.clock import with_clock  # noqa: E402
+from game.tables.transport.clock import with_clock  # noqa: E402
 
 tune_collector()
 
-# with_clock: the first request or socket starts this process's table clock (game.clock).
+# with_clock: the first request or socket starts this process's table clock
+# (game.tables.transport.clock).
 application = with_clock(ProtocolTypeRouter(
     {
         "http": django_asgi_app,

@@ -34,7 +34,7 @@ def live_figures() -> dict[str, int]:
     figures_now = cache.get(LIVE_CACHE_KEY)
     if figures_now is None:
         tables = Table.objects.filter(status=Table.PLAYING).count()
-        # the lobby's own filter (game.services.list_open_tables)
+        # the lobby's own filter (game.tables.frames.list_open_tables)
         open_tables = Table.objects.filter(
             private=False, status__in=[Table.WAITING, Table.PLAYING]
         ).count()

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from game.consumers import LobbyConsumer, TableConsumer
+from game.tables.transport.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),

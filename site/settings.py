@@ -53,6 +53,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "game",
+    "game.courtpiece",  # each game registers itself with the tables (game.tables.registry)
+    "game.backgammon",
     "tutorials",
     "allauth",  # accounts: sign-up, login, verification, reset (see the ACCOUNT_* block)
     "allauth.account",
@@ -125,7 +127,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "game.layers.RedisChannelLayer",
+            "BACKEND": "game.tables.transport.layers.RedisChannelLayer",
             # redis-py 8 reads with a 5 s socket timeout by default, which breaks the
             # layer's blocking receive (BZPOPMIN) on every idle socket: no timeout here
             # (django/channels_redis#422).
@@ -150,7 +152,7 @@ if REDIS_URL:
     }
 else:
     # One process only: fine for `make run` and tests, not for several workers.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "game.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "game.tables.transport.layers.InMemoryChannelLayer"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -232,7 +234,7 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Live tables (game.services): a bot's human-like pause before it moves, "min,max" seconds,
+# Live tables (game.tables): a bot's human-like pause before it moves, "min,max" seconds,
 # and the grace period after a disconnect before the bot plays the seat. The calling
 # timers of CP-SS-4 (20 s, 10 s in a first game) are rules, not settings.
 TABLES_BOT_PAUSE = tuple(
@@ -265,7 +267,7 @@ TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
 # next rounds: a crash of PostgreSQL (any of its processes) or of the machine may lose up
 # to 3 x wal_writer_delay (600 ms by default) of moves players saw, and the server
 # processes must then be restarted, as their caches may hold versions that were lost
-# (game.state keys states by version; the rows in memory by revision). That wait was
+# (game.tables.store.replay keys states by version; the rows in memory by revision). That wait was
 # most of the slowest moves' time (bench/load.py --backend postgres: the write's p90
 # 6 ms against 1.6 with "off", its p99 15 against 5). Django's connections, which write
 # results, ratings and accounts, keep the server's own setting either way.

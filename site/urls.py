@@ -17,7 +17,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language for the switcher
     path("admin/", admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
-    path("api/", include("game.api_urls")),  # live tables' JSON API (docs/TABLE_PROTOCOL.md)
+    # The live tables' JSON API (docs/TABLE_PROTOCOL.md).
+    path("api/", include("game.tables.transport.api_urls")),
     # `/`: saved preference, then Accept-Language (baithak.language), not only the cookie.
     path("", views.root, name="root"),
     path(

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from game.render import card_name
+from game.courtpiece.words import card_name
 from guide import figures as fig
 
 
@@ -28,7 +28,7 @@ def suit_name(suit: str) -> str:
 
 def card_label(card: str) -> str:
     # The live table's own card names: one phrase per rank, so that Urdu and Hindi make
-    # the possessive agree with the rank (see game.render.card_name).
+    # the possessive agree with the rank (see game.courtpiece.words.card_name).
     return card_name(card)
 
 

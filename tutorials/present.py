@@ -15,8 +15,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from game import bgboard, bgrender
-from game.bgmoves import Turn
+from game.backgammon import board as bgboard
+from game.backgammon import render as bgrender
+from game.backgammon.moves import Turn
 from game.engine import backgammon as bg
 from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
@@ -208,7 +209,7 @@ def present_step(step: Step) -> dict[str, Any]:
 def move_board(
     step: BgMove, steps: Sequence[Sequence[int]] = (), answer: str | None = None
 ) -> SafeString:
-    """The live tables' board for a move step (game.bgboard.render_board): interactive,
+    """The live tables' board for a move step (game.backgammon.board.render_board): interactive,
     with the steps made so far (``steps``: [src, dst] or [src, dst, die] each, as the
     board sends them; a step that is part of no legal play raises bg.IllegalMove); or,
     once ``answer`` is right, the position after that play, to look at. The home board

@@ -3,13 +3,13 @@
 A trigger, not the services' code, because the guarantee is only worth anything if no
 write can skip it: Django's ``save()`` writes back whatever revision the instance was
 read with, a seat's save does not touch its table's row at all, and the admin or a
-shell writes too. ``game.fastmoves`` relies on it (a move played from rows held in
+shell writes too. ``game.tables.fastmoves`` relies on it (a move played from rows held in
 memory is written only ``WHERE revision =`` the one it read)."""
 
 from django.db import migrations, models
 
 # Every write leaves the revision higher than it found it. A write that moves it on
-# itself (game.fastmoves: revision + 1) is left alone, so it costs no trigger; any other
+# itself (game.tables.fastmoves: revision + 1) is left alone, so it costs no trigger; any other
 # (the ORM's, which writes back the revision it read, or none) is moved on by one.
 POSTGRES = [
     """

@@ -17,7 +17,7 @@ from accounts.access import (
     require_account_for_seat,
     seat_refusal,
 )
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

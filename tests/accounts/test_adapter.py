@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

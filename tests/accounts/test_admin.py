@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.models import Profile
 from accounts.services import record_result
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

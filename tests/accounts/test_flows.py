@@ -19,7 +19,7 @@ from django.core import mail
 from django.test import Client
 from django.utils.http import int_to_base36
 
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

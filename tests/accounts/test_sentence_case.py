@@ -13,7 +13,7 @@ import pytest
 from django.core import mail
 from django.test import Client, override_settings
 
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

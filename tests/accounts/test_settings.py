@@ -14,7 +14,7 @@ import pytest
 from django.core.checks import run_checks
 from django.test import Client
 
-from tests.accounts.conftest import PASSWORD
+from tests.people import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.http import int_to_base36
 
-from tests.accounts.conftest import PASSWORD
 from tests.language import catalogue_gaps, english_left
+from tests.people import PASSWORD
 
 pytestmark = pytest.mark.django_db
 LANGS = ["ur", "hi"]

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from game.bots import choose as choose_for_game
 from game.bots import courtpiece as bot
 from game.engine import courtpiece as cp
 from tests.bots.helpers import BOT, option_sets, play_hand, random_legal
@@ -57,7 +56,7 @@ def test_bot_plays_whole_matches_from_match_views(variant: str) -> None:
             break
         seat = match.to_move
         view = match.view(seat)
-        action = choose_for_game("courtpiece", view)
+        action = bot.choose(view)
         assert action in view["hand"]["legal_actions"]
         match = match.apply(action, seat)
     assert match.is_over
@@ -91,8 +90,6 @@ def test_bot_refuses_a_view_where_it_is_not_to_move() -> None:
     other = (hand.to_move + 1) % 4
     with pytest.raises(ValueError, match="not its turn"):
         bot.choose(hand.view(other))
-    with pytest.raises(ValueError, match="no bot"):
-        choose_for_game("chess", hand.view(hand.to_move))
 
 
 @pytest.mark.parametrize("variant", ["rung", "single_sar", "hidden", "be_ranga", "hukum"])

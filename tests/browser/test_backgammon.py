@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_tables import Site, _console_errors, site  # noqa: F401
+from tests.browser.site import Site, console_errors
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,7 @@ LIVE = "#table-live[data-game='backgammon']"
 BOARD = "#bg-board-slot .bg-board:visible"
 
 
-def _play_now(page: Any, site: Site, lang: str) -> None:  # noqa: F811
+def _play_now(page: Any, site: Site, lang: str) -> None:
     page.goto(f"{site.url}/{lang}/play/")
     page.locator("[data-testid='bg-play-now']").click()
     page.wait_for_url(f"{site.url}/{lang}/play/*/")
@@ -80,8 +80,8 @@ def _move_by_clicks(page: Any, undo: bool) -> None:
     )
 
 
-def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) -> None:  # noqa: F811
-    errors = _console_errors(page)
+def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) -> None:
+    errors = console_errors(page)
     _play_now(page, site, "en")
     # A guest's home side is a per-browser choice: flipped, drawn there, kept on reload.
     root = page.locator(".table-page")
@@ -127,14 +127,14 @@ def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) 
 
 @pytest.mark.parametrize("lang", ["en", "ur", "hi"])
 def test_bg_screenshots_and_axe_in_every_language(
-    browser: Any, site: Site, artifacts_dir: Path, lang: str  # noqa: F811
+    browser: Any, site: Site, artifacts_dir: Path, lang: str
 ) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     for width in (1280, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        errors = _console_errors(page)
+        errors = console_errors(page)
         _play_now(page, site, lang)
         for _ in range(10):
             phase = _wait_my_turn(page)

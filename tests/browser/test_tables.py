@@ -5,105 +5,15 @@ at 1280 and 390 px; axe finds no serious or critical violation on the table."""
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.site import ROOT, Site, console_errors
+
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2]
-DAPHNE = (
-    "import bootstrap; bootstrap.ensure_baithak_importable(); "
-    "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()"
-)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Site:
-    """One daphne process (HTTP + WebSocket + its clock) on its own database."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-        self.env.update(
-            DATABASE_URL=f"sqlite:///{tmp / 'tables.sqlite3'}",
-            REDIS_URL="",
-            TABLES_BOT_PAUSE="0.05,0.1",  # bots move at once: the test plays, not waits
-            TABLES_TRICK_PAUSE="0.1",
-            TABLES_HAND_PAUSE="0.1",
-            PYTHONPATH=str(ROOT),
-        )
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tmp / "daphne.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def manage(self, *args: str, code: str | None = None) -> dict[str, Any]:
-        cmd = [sys.executable, "manage.py", *args] + (["-c", code] if code else [])
-        done = subprocess.run(
-            cmd, cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=300
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        for line in done.stdout.splitlines():
-            if line.startswith("RESULT:"):
-                return dict(json.loads(line[len("RESULT:") :]))
-        return {}
-
-    def start(self) -> None:
-        self.manage("migrate", "--noinput")
-        log = open(self.log, "ab")  # noqa: SIM115 - lives as long as the process
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", DAPHNE, "--websocket_timeout", "-1", "-b", "127.0.0.1",
-             "-p", str(self.port), "baithak.asgi:application"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            assert self.proc.poll() is None, self.log.read_text()
-            assert time.monotonic() < deadline, "daphne did not come up"
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    s = Site(tmp_path_factory.mktemp("tables"))
-    s.start()
-    yield s
-    s.stop()
-
-
-def _console_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def _play_now(page: Any, site: Site, lang: str = "en") -> None:
@@ -169,7 +79,7 @@ class Hand:
 def test_guest_plays_a_whole_rung_hand_by_clicking_and_reads_the_result(
     page: Any, site: Site, artifacts_dir: Path
 ) -> None:
-    errors = _console_errors(page)
+    errors = console_errors(page)
     _play_now(page, site)
     assert "Sign up to keep your ratings" in page.content()
     page.locator("#autoplay-forced").check()  # the player's choice, kept in localStorage
@@ -280,7 +190,7 @@ def test_table_screenshots_and_axe_in_every_language(
     for width in (1280, 390):
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        errors = _console_errors(page)
+        errors = console_errors(page)
         _play_now(page, site, lang)
         # Play on until it is our turn in the middle of play (a trick on the table). Not
         # READY: once a hand is over (a bot's redeal, say) its list of finished hands is
@@ -319,7 +229,7 @@ SETUP_TWO = r"""
 import json
 from django.contrib.auth import get_user_model
 from django.test import Client
-from game import services
+from game.tables import access, lifecycle
 User = get_user_model()
 users = [User.objects.create_user(name, password="pw") for name in ("amna", "bilal")]
 cookies = []
@@ -327,10 +237,12 @@ for u in users:
     c = Client()
     c.force_login(u)
     cookies.append(c.cookies["sessionid"].value)
-own = [services.Owner(u, None) for u in users]
-t = services.create_table(owner=own[0], variant="rung", bots=[1, 3], move_seconds=120)
-services.take_seat(table_id=t.pk, owner=own[1], seat=2)
-services.start_table(table_id=t.pk, owner=own[0])
+own = [access.Owner(u, None) for u in users]
+t = lifecycle.create_table(
+    game="courtpiece", owner=own[0], variant="rung", bots=[1, 3], move_seconds=120
+)
+lifecycle.take_seat(table_id=t.pk, owner=own[1], seat=2)
+lifecycle.start_table(table_id=t.pk, owner=own[0])
 print("RESULT:" + json.dumps({"table": t.pk, "cookies": cookies}))
 """
 
@@ -391,7 +303,7 @@ print("RESULT:" + json.dumps({"cookie": c.cookies["sessionid"].value}))
 
 
 def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Site) -> None:
-    errors = _console_errors(page)
+    errors = console_errors(page)
     page.goto(f"{site.url}/en/play/")
     page.wait_for_timeout(800)  # the lobby socket is open and has sent its first frame
     # Someone else creates a public Mendikot table from the form.
@@ -415,7 +327,7 @@ def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Si
 def test_the_create_form_shows_only_the_chosen_games_rules(page: Any, site: Site) -> None:
     """With JavaScript the other games' house rules are hidden and not sent (without it
     they are all shown, grouped by game: tests/tables/test_newcomer_pages.py)."""
-    errors = _console_errors(page)
+    errors = console_errors(page)
     page.goto(f"{site.url}/en/play/new/")
     # A guest reads what needs an account before the form, and gets a form it can send.
     assert page.locator("[data-testid=account-needed]").is_visible()
@@ -488,7 +400,7 @@ def _summary_shown(page: Any) -> bool:
 
 
 def test_the_last_hands_summary_stays_until_the_player_moves_or_closes_it(page: Any) -> None:
-    errors = _console_errors(page)
+    errors = console_errors(page)
     page.set_content("<main>" + FRAME.format(v=1, slot=SLOT, played="") + "</main>")
     page.add_script_tag(path=str(ROOT / "static" / "js" / "table.js"))
     page.evaluate(  # a submit goes nowhere: the ws extension would send it instead
@@ -527,7 +439,7 @@ def test_the_last_hands_summary_stays_until_the_player_moves_or_closes_it(page: 
 
 def test_card_ranks_sit_inside_their_cards_on_a_right_to_left_page(page: Any) -> None:
     """Measured: on a dir="rtl" page (Urdu) every card's rank letter is inside its card."""
-    from game.render import card_svg
+    from game.courtpiece.cards import card_svg
 
     cards = "".join(
         f'<span class="card-static" style="display:inline-block;width:120px">{card_svg(c)}</span>'

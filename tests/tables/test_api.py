@@ -11,11 +11,12 @@ import pytest
 from django.test import Client
 
 from accounts.models import GameStats
-from game import services, state
 from game.engine import courtpiece as cp
 from game.engine import fair
 from game.models import Seat, Table
-from tests.tables.conftest import owner
+from game.tables import due, lifecycle, moves, presence
+from game.tables.store import replay
+from tests.tables.live import owner
 
 pytestmark = pytest.mark.django_db
 
@@ -148,12 +149,12 @@ def test_anonymous_may_read_and_play_bots_but_not_sit_with_people(users: list[An
 def _finish_first_hand(table: Table, player: Any) -> None:
     rng = random.Random(2)
     table.refresh_from_db()
-    while not state.load(table).hands:
-        match = state.load(table)
+    while not replay.load(table).hands:
+        match = replay.load(table)
         if table.seats.get(number=match.to_move).bot:
-            services.fire(table.pk, table.version, Table.BOT)
+            due.fire(table.pk, table.version, Table.BOT)
         else:
-            services.apply_action(table_id=table.pk, owner=owner(player),
+            moves.apply_action(table_id=table.pk, owner=owner(player),
                                   action=rng.choice(match.legal_actions()),
                                   expected_version=table.version)
         table.refresh_from_db()
@@ -162,11 +163,12 @@ def _finish_first_hand(table: Table, player: Any) -> None:
 def test_a_private_tables_records_are_for_its_players_host_and_invite_only(
     users: list[Any],
 ) -> None:
-    table = services.create_table(
+    table = lifecycle.create_table(
+        game="courtpiece",
         owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar", private=True,
         move_seconds=None,
     )
-    services.seat_connected(table_id=table.pk, seat=0)
+    presence.seat_connected(table_id=table.pk, seat=0)
     _finish_first_hand(table, users[0])
     url = f"/api/tables/{table.pk}/record?hand=1"
     stranger, _t = _client(users[1])
@@ -178,8 +180,10 @@ def test_a_private_tables_records_are_for_its_players_host_and_invite_only(
 
 
 def test_the_record_of_a_finished_hand_recomputes_its_deal(users: list[Any]) -> None:
-    table = services.create_table(owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar")
-    services.seat_connected(table_id=table.pk, seat=0)  # the clock runs only with someone there
+    table = lifecycle.create_table(
+        game="courtpiece", owner=owner(users[0]), bots=[1, 2, 3], variant="single_sar"
+    )
+    presence.seat_connected(table_id=table.pk, seat=0)  # the clock runs only with someone there
     client, _token = _client()
     url = f"/api/tables/{table.pk}/record"
     assert client.get(url + "?hand=1").status_code == 404  # not over yet
@@ -214,22 +218,22 @@ def test_fairness_the_commitment_is_public_before_seeds_are_fixed(users: list[An
 def test_ratings_a_player_who_leaves_a_rated_match_is_recorded_as_abandoning(
     users: list[Any],
 ) -> None:
-    from tests.tables.conftest import four_player_table
+    from tests.tables.live import four_player_table
 
     table = four_player_table(users, variant="be_ranga", target=1)
     assert table.rated
-    services.seat_connected(table_id=table.pk, seat=0)
-    services.leave_seat(table_id=table.pk, owner=owner(users[1]))
+    presence.seat_connected(table_id=table.pk, seat=0)
+    lifecycle.leave_seat(table_id=table.pk, owner=owner(users[1]))
     seat = Seat.objects.get(table=table, number=1)
     assert seat.bot and seat.abandoned_by == users[1] and seat.user is None
     rng = random.Random(4)
     table.refresh_from_db()
     while table.status == Table.PLAYING:
-        match = state.load(table)
+        match = replay.load(table)
         if match.to_move == 1:
-            services.fire(table.pk, table.version, Table.BOT)
+            due.fire(table.pk, table.version, Table.BOT)
         else:
-            services.apply_action(table_id=table.pk, owner=owner(users[match.to_move]),
+            moves.apply_action(table_id=table.pk, owner=owner(users[match.to_move]),
                                   action=rng.choice(match.legal_actions()),
                                   expected_version=table.version)
         table.refresh_from_db()

@@ -12,19 +12,19 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from game import clock, services, state
-from game.games import GAMES
 from game.models import Action, Table
-
-from .conftest import four_player_table, owner, run
+from game.tables import deadlines, due, groups, lifecycle, moves, notices, presence, registry
+from game.tables.store import replay
+from game.tables.transport import clock
+from tests.tables.live import four_player_table, owner, run
 
 
 def _tables_waiting_on_bots(users: list[Any], count: int) -> list[Table]:
     """Play-now tables (seat 0 a player, three bots) whose next move is a bot's."""
     tables: list[Table] = []
     while len(tables) < count:
-        table = services.play_now(owner=owner(users[len(tables) % len(users)]))
-        services.seat_connected(table_id=table.pk, seat=0)
+        table = lifecycle.play_now(owner=owner(users[len(tables) % len(users)]))
+        presence.seat_connected(table_id=table.pk, seat=0)
         table.refresh_from_db()
         if table.deadline_kind == Table.BOT:
             tables.append(table)
@@ -52,8 +52,8 @@ def test_two_racing_clocks_fire_each_bot_deadline_once(
         )
         assert rows and rows[0].source == Action.BOT
         assert len({r.number for r in rows}) == len(rows)
-        state.clear_cache()
-        assert state.load(table).view(0)  # the log replays: every action was legal
+        replay.clear_cache()
+        assert replay.load(table).view(0)  # the log replays: every action was legal
 
 
 def test_bots_think_outside_any_transaction_and_off_the_database_thread(
@@ -62,7 +62,7 @@ def test_bots_think_outside_any_transaction_and_off_the_database_thread(
     monkeypatch.setenv("TABLES_CLOCK", "off")
     tables = _tables_waiting_on_bots(users, 3)
     seen: list[tuple[str, bool]] = []
-    spec = GAMES["courtpiece"]
+    spec = registry.spec("courtpiece")
     original = spec.bot_action
 
     def watched(game_state: Any, seat: int, options: dict[str, Any] | None = None) -> str:
@@ -84,15 +84,15 @@ def test_bots_think_outside_any_transaction_and_off_the_database_thread(
 
 def test_a_decision_made_for_an_old_version_is_not_applied(users: list[Any]) -> None:
     [table] = _tables_waiting_on_bots(users, 1)
-    due = services.Due(table.pk, table.version, Table.BOT)
-    question = services.bot_question(due)
+    pending = due.Due(table.pk, table.version, Table.BOT)
+    question = due.bot_question(pending)
     assert question is not None
-    choice = services.bot_choice(question)
-    assert services.fire(table.pk, table.version, Table.BOT, choice)
+    choice = due.bot_choice(question)
+    assert due.fire(table.pk, table.version, Table.BOT, choice)
     # The same decision again (a second clock that thought at the same time): refused.
-    assert not services.fire(table.pk, due.version, Table.BOT, choice)
-    assert services.bot_question(due) is None  # the table has moved on: nothing to ask
-    assert Action.objects.filter(table=table, number=due.version + 1).count() == 1
+    assert not due.fire(table.pk, pending.version, Table.BOT, choice)
+    assert due.bot_question(pending) is None  # the table has moved on: nothing to ask
+    assert Action.objects.filter(table=table, number=pending.version + 1).count() == 1
 
 
 def test_a_bot_waits_longer_after_a_trick_is_won_so_people_see_it(
@@ -103,12 +103,12 @@ def test_a_bot_waits_longer_after_a_trick_is_won_so_people_see_it(
     import random
 
     rng = random.Random(5)
-    table = services.play_now(owner=owner(users[0]))
-    services.seat_connected(table_id=table.pk, seat=0)
+    table = lifecycle.play_now(owner=owner(users[0]))
+    presence.seat_connected(table_id=table.pk, seat=0)
     seen_mid_trick = False
     for _step in range(200):
         table.refresh_from_db()
-        match = state.load(table)
+        match = replay.load(table)
         hand = match.hand
         if hand.trick_count > 0 and not hand.trick and table.deadline_kind == Table.BOT:
             pause = (table.deadline_at - table.moved_at).total_seconds()
@@ -119,9 +119,9 @@ def test_a_bot_waits_longer_after_a_trick_is_won_so_people_see_it(
             if hand.trick:
                 seen_mid_trick = True  # inside a trick: the ordinary pause (0 here)
                 assert table.deadline_at <= table.moved_at + timedelta(seconds=1)
-            assert services.fire(table.pk, table.version, Table.BOT)
+            assert due.fire(table.pk, table.version, Table.BOT)
         else:
-            services.apply_action(
+            moves.apply_action(
                 table_id=table.pk, owner=owner(users[0]),
                 action=rng.choice(list(match.legal_actions())), expected_version=table.version,
             )
@@ -141,11 +141,11 @@ def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
     # match begins with a bot (rare, but the deals are random). Then
     # a new table.
     for _table in range(5):
-        table = services.play_now(owner=owner(users[0]))
-        services.seat_connected(table_id=table.pk, seat=0)
+        table = lifecycle.play_now(owner=owner(users[0]))
+        presence.seat_connected(table_id=table.pk, seat=0)
         for _step in range(2000):
             table.refresh_from_db()
-            match = state.load(table)
+            match = replay.load(table)
             if match.is_over:
                 break
             fresh = bool(match.hands) and not match.hand.history
@@ -155,10 +155,10 @@ def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
                     assert pause >= 30.0
                     return
                 assert pause < 30.0  # inside a hand: the ordinary pauses
-                assert services.fire(table.pk, table.version, Table.BOT)
+                assert due.fire(table.pk, table.version, Table.BOT)
             else:
                 legal = [a for a in match.legal_actions() if a not in ("redeal", "claim")]
-                services.apply_action(
+                moves.apply_action(
                     table_id=table.pk, owner=owner(users[0]),
                     action=rng.choice(legal or list(match.legal_actions())),
                     expected_version=table.version,
@@ -169,9 +169,9 @@ def test_a_bot_waits_longest_before_the_first_move_of_a_new_hand(
 def _groups_told(table: Table, user: Any) -> list[str]:
     """The groups the broadcasts of one legal move by ``user`` at ``table`` went to."""
     table.refresh_from_db()
-    legal = [a for a in state.load(table).legal_actions() if a not in ("redeal", "claim")]
-    _version, held = services.hold_broadcasts(
-        services.apply_action, table_id=table.pk, owner=owner(user), action=legal[0],
+    legal = [a for a in replay.load(table).legal_actions() if a not in ("redeal", "claim")]
+    _version, held = notices.hold_broadcasts(
+        moves.apply_action, table_id=table.pk, owner=owner(user), action=legal[0],
         expected_version=table.version,
     )
     return [group for group, _message in held]
@@ -182,26 +182,26 @@ def test_a_far_deadline_does_not_wake_the_clocks_a_near_one_does(users: list[Any
     # clock.MAX_SLEEP seconds): waking them on each move would cost a clock round per move.
     table = four_player_table(users, move_seconds=30)
     for seat in range(4):
-        services.seat_connected(table_id=table.pk, seat=seat)
+        presence.seat_connected(table_id=table.pk, seat=seat)
     table.refresh_from_db()
-    mover = users[state.load(table).to_move]
-    groups = _groups_told(table, mover)
+    mover = users[replay.load(table).to_move]
+    told = _groups_told(table, mover)
     table.refresh_from_db()
     assert table.deadline_kind in (Table.MOVE, Table.CALL)
-    assert services.group_name(table.pk) in groups
-    assert services.CLOCK_GROUP not in groups
-    assert services.WAKE_WITHIN == clock.MAX_SLEEP
+    assert groups.group_name(table.pk) in told
+    assert groups.CLOCK_GROUP not in told
+    assert deadlines.WAKE_WITHIN == clock.MAX_SLEEP
     # A bot's move (no pause in tests) is due at once: the clocks are woken for it.
     [bot_table] = _tables_waiting_on_bots(users, 1)
     while bot_table.deadline_kind == Table.BOT:
-        assert services.fire(bot_table.pk, bot_table.version, Table.BOT)
+        assert due.fire(bot_table.pk, bot_table.version, Table.BOT)
         bot_table.refresh_from_db()
-    assert bot_table.status == Table.PLAYING and state.load(bot_table).to_move == 0
+    assert bot_table.status == Table.PLAYING and replay.load(bot_table).to_move == 0
     # Seat 0's move hands the turn to a bot unless it wins the trick and leads again.
     for _ in range(13):
-        groups = _groups_told(bot_table, users[0])
+        told = _groups_told(bot_table, users[0])
         bot_table.refresh_from_db()
-        if state.load(bot_table).to_move != 0:
+        if replay.load(bot_table).to_move != 0:
             break
     assert bot_table.deadline_kind == Table.BOT
-    assert services.CLOCK_GROUP in groups
+    assert groups.CLOCK_GROUP in told

@@ -10,16 +10,17 @@ from typing import Any
 
 import pytest
 
-from game import services
-from game import state as states
 from game.engine import fair
 from game.models import Table
-from tests.tables.conftest import cards_in, four_player_table, owner, strings_in
+from game.tables import access, deal_again, due, frames, lifecycle, moves, presence, records
+from game.tables.errors import TableError
+from game.tables.store import replay
+from tests.tables.live import cards_in, four_player_table, owner, strings_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-GUEST = services.Owner(user=None, guest_key="guest-deal-again-key")
-STRANGER = services.Owner(user=None, guest_key="someone-else-entirely")
+GUEST = access.Owner(user=None, guest_key="guest-deal-again-key")
+STRANGER = access.Owner(user=None, guest_key="someone-else-entirely")
 
 
 def play_hands(table: Table, hands: int, seed: int = 5) -> Any:
@@ -27,19 +28,19 @@ def play_hands(table: Table, hands: int, seed: int = 5) -> Any:
     random legal actions, each bot's deadline is fired at once (someone is connected, so
     the clock runs). Returns the match state."""
     rng = random.Random(seed)
-    owners = {s.number: services.Owner(s.user, s.guest_key or None) for s in table.seats.all()}
-    services.seat_connected(table_id=table.pk, seat=0)
+    owners = {s.number: access.Owner(s.user, s.guest_key or None) for s in table.seats.all()}
+    presence.seat_connected(table_id=table.pk, seat=0)
     for _step in range(3000):
         table.refresh_from_db()
-        match = states.load(table)
+        match = replay.load(table)
         if len(match.hands) >= hands or match.is_over:
             return match
         seat = table.seats.get(number=match.to_move)
         if seat.bot or seat.away:
-            assert services.fire(table.pk, table.version, Table.BOT)
+            assert due.fire(table.pk, table.version, Table.BOT)
             continue
         legal = [a for a in match.legal_actions() if a != "timeout"]
-        services.apply_action(
+        moves.apply_action(
             table_id=table.pk, owner=owners[match.to_move], action=rng.choice(legal),
             expected_version=table.version,
         )
@@ -48,14 +49,14 @@ def play_hands(table: Table, hands: int, seed: int = 5) -> Any:
 
 def fresh_state(table: Table) -> Any:
     """The table's state replayed from the database alone (no cache)."""
-    states.clear_cache()
-    return states.load(Table.objects.get(pk=table.pk))
+    replay.clear_cache()
+    return replay.load(Table.objects.get(pk=table.pk))
 
 
 def test_a_guest_plays_a_finished_hand_again_against_bots(transactional_db: Any) -> None:
-    source = services.play_now(owner=GUEST, variant="hidden")
+    source = lifecycle.play_now(owner=GUEST, variant="hidden")
     done = play_hands(source, 2).hands
-    again = services.play_deal_again(owner=GUEST, table_id=source.pk, hand=2)
+    again = deal_again.play_deal_again(owner=GUEST, table_id=source.pk, hand=2)
     assert again.pk != source.pk and again.status == Table.PLAYING
     assert (again.game, again.variant, again.options, again.target) == (
         source.game, source.variant, source.options, source.target
@@ -72,10 +73,10 @@ def test_a_guest_plays_a_finished_hand_again_against_bots(transactional_db: Any)
     stored = again.copied_deal
     assert stored["table"] == source.pk and stored["hand"] == 2 and stored["shift"] == 0
     assert stored["server_seed"] == fair.chain(source.seed_top, source.chain_length)[1]
-    info = services.table_info(again)
+    info = frames.table_info(again)
     assert info["copied_deal"] == {"table": source.pk, "hand": 2}
     assert not cards_in(info), "the table's public info must not carry the cards"
-    assert services.table_info(source)["copied_deal"] is None
+    assert frames.table_info(source)["copied_deal"] is None
 
 
 def test_friends_replay_a_rated_hand_each_holding_their_cards_and_it_is_not_rated(
@@ -85,16 +86,16 @@ def test_friends_replay_a_rated_hand_each_holding_their_cards_and_it_is_not_rate
     assert source.rated
     played = play_hands(source, 1).hands[0]
     # Seat 2 asks: they hold their own cards again, everyone's move round with them.
-    again = services.play_deal_again(
+    again = deal_again.play_deal_again(
         owner=owner(users[2]), table_id=source.pk, hand=1, private=True, bots=[],
         move_seconds=600, spectators=True,
     )
     assert again.status == Table.WAITING and again.private
     for new_seat, user in ((1, users[3]), (2, users[0]), (3, users[1])):
-        services.take_seat(
+        lifecycle.take_seat(
             table_id=again.pk, owner=owner(user), seat=new_seat, invite=again.invite
         )
-    services.start_table(table_id=again.pk, owner=owner(users[2]))
+    lifecycle.start_table(table_id=again.pk, owner=owner(users[2]))
     again.refresh_from_db()
     assert again.status == Table.PLAYING and not again.rated  # four accounts, still unrated
     match = fresh_state(again)
@@ -103,15 +104,15 @@ def test_friends_replay_a_rated_hand_each_holding_their_cards_and_it_is_not_rate
     assert (match.hand.dealer + 2) % 4 == played.dealer
     # Each person holds exactly the cards they held in that hand.
     for new_seat, user in ((0, users[2]), (1, users[3]), (2, users[0]), (3, users[1])):
-        assert services.seat_of(again, owner(user)) == new_seat
+        assert access.seat_of(again, owner(user)) == new_seat
         assert match.hand.deal[new_seat] == played.deal[users.index(user)]
     assert again.copied_deal["shift"] == 2
 
 
 def test_later_hands_are_fresh_deals_from_the_new_tables_chain(transactional_db: Any) -> None:
-    source = services.play_now(owner=GUEST, variant="single_sar")
+    source = lifecycle.play_now(owner=GUEST, variant="single_sar")
     first = play_hands(source, 1).hands[0]
-    again = services.play_deal_again(owner=GUEST, table_id=source.pk, hand=1)
+    again = deal_again.play_deal_again(owner=GUEST, table_id=source.pk, hand=1)
     match = play_hands(again, 3, seed=9)
     again.refresh_from_db()
     chain = fair.chain(again.seed_top, again.chain_length)
@@ -120,22 +121,22 @@ def test_later_hands_are_fresh_deals_from_the_new_tables_chain(transactional_db:
         assert match.hands[k].deal == fair.deal(chain[k], again.client_seeds, k)
     fairness = match.view(0)["fairness"]
     assert fairness["given"] == [0] and fair.verify_chain(again.commitment, chain[:3])
-    assert not strings_in(services.state_payload(again.pk, 0)) & {again.seed_top, *chain[3:]}
+    assert not strings_in(frames.state_payload(again.pk, 0)) & {again.seed_top, *chain[3:]}
     # The record of the copied hand says where its cards come from and how to check them.
-    record = services.hand_record(again.pk, 1)
+    record = records.hand_record(again.pk, 1)
     origin = record["copied_from"]
     assert (origin["table"], origin["hand"], origin["counter"]) == (source.pk, 1, 0)
     assert fair.deal(origin["server_seed"], origin["client_seeds"], 0) == first.deal
     assert fair.verify(origin["server_seed"], origin["commitment"])
-    assert "copied_from" not in services.hand_record(again.pk, 2)
+    assert "copied_from" not in records.hand_record(again.pk, 2)
 
 
 def test_a_copy_of_a_copy_points_at_the_original_hand(transactional_db: Any) -> None:
-    source = services.play_now(owner=GUEST)
+    source = lifecycle.play_now(owner=GUEST)
     first = play_hands(source, 1).hands[0]
-    copy = services.play_deal_again(owner=GUEST, table_id=source.pk, hand=1)
+    copy = deal_again.play_deal_again(owner=GUEST, table_id=source.pk, hand=1)
     play_hands(copy, 1)
-    copy2 = services.play_deal_again(owner=GUEST, table_id=copy.pk, hand=1)
+    copy2 = deal_again.play_deal_again(owner=GUEST, table_id=copy.pk, hand=1)
     assert fresh_state(copy2).hand.deal == first.deal
     assert copy2.copied_deal["table"] == source.pk and copy2.copied_deal["hand"] == 1
     assert copy2.copied_deal["server_seed"] == copy.copied_deal["server_seed"]
@@ -144,14 +145,14 @@ def test_a_copy_of_a_copy_points_at_the_original_hand(transactional_db: Any) -> 
 def _refused(code: str, **kwargs: Any) -> None:
     before = Table.objects.count()
     kwargs.setdefault("owner", GUEST)
-    with pytest.raises(services.TableError) as caught:
-        services.play_deal_again(**kwargs)
+    with pytest.raises(TableError) as caught:
+        deal_again.play_deal_again(**kwargs)
     assert caught.value.code == code, caught.value.message
     assert Table.objects.count() == before, "a refusal created a table"
 
 
 def test_refusals_change_nothing(transactional_db: Any) -> None:
-    source = services.play_now(owner=GUEST)
+    source = lifecycle.play_now(owner=GUEST)
     _refused("not_over", table_id=source.pk, hand=1)  # being played: its seed is secret
     play_hands(source, 1)
     _refused("not_over", table_id=source.pk, hand=2)
@@ -166,33 +167,35 @@ def test_refusals_change_nothing(transactional_db: Any) -> None:
     # ... but is for someone with its invite link, and then stays private.
     _refused("bad_request", owner=STRANGER, table_id=source.pk, hand=1,
              invite=source.invite, private=False, move_seconds=30)
-    again = services.play_deal_again(owner=STRANGER, table_id=source.pk, hand=1,
+    again = deal_again.play_deal_again(owner=STRANGER, table_id=source.pk, hand=1,
                                      invite=source.invite)
     assert again.private and again.copied_deal["table"] == source.pk
     # A guest may only play it against bots.
     _refused("needs_account", table_id=source.pk, hand=1, bots=[1])
     # Backgammon has no deal to play again.
-    bg = services.play_now(owner=GUEST, game="backgammon")
+    bg = lifecycle.play_now(owner=GUEST, game="backgammon")
     _refused("bad_request", table_id=bg.pk, hand=1)
 
 
 def test_a_waiting_table_has_no_hand_to_play_again(users: list[Any]) -> None:
-    waiting = services.create_table(owner=owner(users[0]), move_seconds=30)
+    waiting = lifecycle.create_table(game="courtpiece", owner=owner(users[0]), move_seconds=30)
     _refused("not_over", owner=owner(users[0]), table_id=waiting.pk, hand=1)
 
 
 def test_a_public_tables_hand_may_be_replayed_by_anyone_and_at_a_public_table(
     users: list[Any],
 ) -> None:
-    source = services.create_table(owner=owner(users[0]), bots=[1, 2, 3], move_seconds=30)
+    source = lifecycle.create_table(
+        game="courtpiece", owner=owner(users[0]), bots=[1, 2, 3], move_seconds=30
+    )
     first = play_hands(source, 1).hands[0]
-    again = services.play_deal_again(
+    again = deal_again.play_deal_again(
         owner=owner(users[1]), table_id=source.pk, hand=1, private=False, bots=[2],
         move_seconds=45, spectators=True,
     )
     assert not again.private and again.status == Table.WAITING
     assert again.copied_deal["shift"] == 0  # users[1] did not sit there
-    listed = {t["id"]: t for t in services.list_open_tables()}
+    listed = {t["id"]: t for t in frames.list_open_tables()}
     assert listed[again.pk]["copied_deal"] == {"table": source.pk, "hand": 1}
-    services.start_table(table_id=again.pk, owner=owner(users[1]))
+    lifecycle.start_table(table_id=again.pk, owner=owner(users[1]))
     assert fresh_state(again).hand.deal == first.deal

@@ -3,29 +3,25 @@ nothing changes: not the version, not the log."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 
 from game.engine.protocol import IllegalAction
-from game.models import Action, Table
-from tests.tables.conftest import (
+from game.models import Table
+from tests.tables.live import (
     Reference,
     four_player_table,
+    refused,
     run,
     session_cookie,
     settle,
+    snapshot,
     socket,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _snapshot(table_id: int) -> tuple[int, int]:
-    table = Table.objects.get(pk=table_id)
-    return table.version, Action.objects.filter(table_id=table_id).count()
 
 
 def _errors_case(variant: str, users: list[Any], script: Any) -> None:
@@ -47,22 +43,6 @@ def _errors_case(variant: str, users: list[Any], script: Any) -> None:
     run(body)
 
 
-async def _refused(table: Table, sender: Any, others: list[Any], frame: Any, code: str) -> dict:
-    before = await database_sync_to_async(_snapshot)(table.pk)
-    if isinstance(frame, bytes):
-        await sender.send_to(bytes_data=frame)
-    else:
-        await sender.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
-    answer = await sender.receive_json_from(timeout=5)
-    assert answer["type"] == "error" and answer["code"] == code, answer
-    assert isinstance(answer["message"], str) and answer["message"]
-    assert await sender.receive_nothing(timeout=0.05)
-    for comm in others:
-        assert await comm.receive_nothing(timeout=0.05)
-    assert await database_sync_to_async(_snapshot)(table.pk) == before
-    return answer
-
-
 def test_refused_frames_get_the_protocols_errors_and_change_nothing(users: list[Any]) -> None:
     async def script(table: Table, ref: Reference, socks: list[Any], spectator: Any) -> None:
         match = await database_sync_to_async(ref.at)(0)
@@ -79,21 +59,21 @@ def test_refused_frames_get_the_protocols_errors_and_change_nothing(users: list[
         for bad in ("not json", "[1, 2]", '"action"', {"type": "dance"}, {"action": legal},
                     ok(5), ok(legal, "0"), ok(legal, True), ok(legal, -1), ok("", 0),
                     ok(legal, None), ok(["play:QH"], 0), b'{"type": "ping"}'):
-            await _refused(table, send, rest, bad, "malformed")
-        await _refused(table, send, rest, {**ok(legal), "pad": "x" * 3000}, "malformed")
+            await refused(table, send, rest, bad, "malformed")
+        await refused(table, send, rest, {**ok(legal), "pad": "x" * 3000}, "malformed")
         # illegal: the engine's own reason
         try:
             match.apply("play:ZZ", mover)
         except IllegalAction as exc:
             reason = str(exc)
-        answer = await _refused(table, send, rest, ok("play:ZZ"), "illegal")
+        answer = await refused(table, send, rest, ok("play:ZZ"), "illegal")
         assert answer["message"] == reason
         # out of turn, and a spectator
-        await _refused(table, socks[other], [c for c in [*socks, spectator]
+        await refused(table, socks[other], [c for c in [*socks, spectator]
                                              if c is not socks[other]], ok(legal), "not_your_turn")
-        await _refused(table, spectator, socks, ok(legal), "not_seated")
+        await refused(table, spectator, socks, ok(legal), "not_seated")
         # stale: an old version; repeated: the same frame twice
-        await _refused(table, send, rest, ok(legal, 7), "stale")
+        await refused(table, send, rest, ok(legal, 7), "stale")
         await send.send_json_to(ok(legal, 0))
         for comm in socks:
             got = await comm.receive_json_from(timeout=5)
@@ -102,7 +82,7 @@ def test_refused_frames_get_the_protocols_errors_and_change_nothing(users: list[
         mover2 = (await database_sync_to_async(ref.at)(1)).to_move
         others2 = [c for c in [*socks, spectator] if c is not send]
         if mover2 != mover:  # a repeat by the player who just moved: stale, not applied
-            await _refused(table, send, others2, ok(legal, 0), "stale")
+            await refused(table, send, others2, ok(legal, 0), "stale")
 
     _errors_case("rung", users, script)
 
@@ -114,7 +94,7 @@ def test_cp_ss_4a_a_player_cannot_send_the_tables_timeout(users: list[Any]) -> N
         mover = match.to_move
         rest = [c for c in [*socks, spectator] if c is not socks[mover]]
         frame = {"type": "action", "action": "timeout", "version": 0}
-        await _refused(table, socks[mover], rest, frame, "illegal")
+        await refused(table, socks[mover], rest, frame, "illegal")
 
     _errors_case("single_sar", users, script)
 
@@ -127,7 +107,7 @@ def test_frames_beyond_the_burst_are_rate_limited_and_ping_is_answered(users: li
         kinds = [a["type"] if a["type"] == "pong" else a["code"] for a in answers]
         assert kinds.count("pong") >= 20 and "rate_limited" in kinds
         assert set(kinds) == {"pong", "rate_limited"}
-        assert await database_sync_to_async(_snapshot)(table.pk) == (0, 0)
+        assert await database_sync_to_async(snapshot)(table.pk) == (0, 0)
 
     _errors_case("rung", users, script)
 
@@ -139,10 +119,10 @@ def test_emotes_are_a_fixed_set_broadcast_and_rate_limited(users: list[Any]) -> 
             assert await comm.receive_json_from(timeout=5) == {
                 "type": "emote", "seat": 1, "emote": "well_played"
             }
-        await _refused(table, socks[1], [socks[0], spectator],
+        await refused(table, socks[1], [socks[0], spectator],
                        {"type": "emote", "emote": "hello"}, "rate_limited")
-        await _refused(table, socks[2], [socks[0], spectator],
+        await refused(table, socks[2], [socks[0], spectator],
                        {"type": "emote", "emote": "you are bad"}, "malformed")
-        await _refused(table, spectator, socks, {"type": "emote", "emote": "hello"}, "not_seated")
+        await refused(table, spectator, socks, {"type": "emote", "emote": "hello"}, "not_seated")
 
     _errors_case("rung", users, script)

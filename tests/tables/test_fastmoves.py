@@ -1,5 +1,5 @@
 """A player's common move runs on the event loop (game/fastmoves.py): it must write and
-send exactly what the thread's ``services.apply_action`` would, refuse what it refuses
+send exactly what the thread's ``moves.apply_action`` would, refuse what it refuses
 with the same codes and no change, and hand every less common move to the thread
 before writing anything (docs/TABLE_PROTOCOL.md's errors; the log is the truth)."""
 
@@ -11,19 +11,19 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from game import fastmoves, services
-from game import state as states
 from game.models import Action, Seat, Table
-
-from .conftest import four_player_table, owner, run, session_cookie, socket, until_version
+from game.tables import fastmoves, frames, groups, moves, names, notices
+from game.tables.errors import TableError
+from game.tables.store import replay, rows
+from tests.tables.live import four_player_table, owner, run, session_cookie, socket, until_version
 
 
 def _ready(table: Table) -> tuple[Table, Any]:
     """The row as stored, its state in this process's cache and its names cached (as a
     table that is being played has them)."""
     row = Table.objects.get(pk=table.pk)
-    services._notice(row, services._seats(row))
-    return row, states.load(row)
+    notices.notice(row, rows.seats_of(row))
+    return row, replay.load(row)
 
 
 def _legal(game_state: Any) -> str:
@@ -37,7 +37,7 @@ def _on_loop(table: Table, user: Any, action: str, version: int) -> Any:
             return await fastmoves.apply_action(
                 table_id=table.pk, owner=owner(user), action=action, expected_version=version
             )
-        except (fastmoves.Fallback, services.TableError) as exc:
+        except (fastmoves.Fallback, TableError) as exc:
             return exc
         finally:
             await fastmoves.close_all()
@@ -57,16 +57,16 @@ def test_a_move_on_the_loop_stores_and_sends_what_the_thread_would(users: list[A
         stored = Action.objects.get(table=table, number=version)
         assert (stored.seat, stored.source) == (seat, Action.PLAYER)
         assert Table.objects.get(pk=table.pk).version == version
-        [(_group, notice)] = [m for m in held if m[0] == services.group_name(table.pk)]
+        [(_group, notice)] = [m for m in held if m[0] == groups.group_name(table.pk)]
         assert notice["version"] == version
         for key, text in notice["frames"].items():
             frame_seat = None if key == "-" else int(key)
             # Byte for byte the frame a socket builds from the database itself.
-            assert text == services.frame_json(services.state_payload(table.pk, frame_seat))
+            assert text == frames.frame_json(frames.state_payload(table.pk, frame_seat))
         # The cache the move left behind is the log's replay.
-        cached = states.cached(Table.objects.get(pk=table.pk))
-        states.clear_cache()
-        replayed = states.load(Table.objects.get(pk=table.pk))
+        cached = replay.cached(Table.objects.get(pk=table.pk))
+        replay.clear_cache()
+        replayed = replay.load(Table.objects.get(pk=table.pk))
         assert json.dumps(cached.view(None)) == json.dumps(replayed.view(None))
 
 
@@ -84,11 +84,11 @@ def test_refusals_on_the_loop_change_nothing(users: list[Any]) -> None:
     ]
     for user, action, version, code in cases:
         result = _on_loop(table, user, action, version)
-        assert isinstance(result, services.TableError), (action, version, result)
+        assert isinstance(result, TableError), (action, version, result)
         assert result.code == code
     stranger = type(users[0]).objects.create_user("stranger", password="pw")
     result = _on_loop(table, stranger, _legal(game_state), row.version)
-    assert isinstance(result, services.TableError) and result.code == "not_seated"
+    assert isinstance(result, TableError) and result.code == "not_seated"
     assert Table.objects.get(pk=table.pk).version == row.version
     assert Action.objects.filter(table=table).count() == row.version
 
@@ -101,9 +101,9 @@ def test_uncommon_moves_go_to_the_thread_before_anything_is_written(
     row, game_state = _ready(table)
     seat = game_state.to_move
     if case == "uncached state":
-        states.clear_cache()
+        replay.clear_cache()
     elif case == "uncached name":
-        services._names.clear()
+        names.CACHE.clear()
     elif case == "away":
         Seat.objects.filter(table=table, number=seat).update(away=True)
     elif case == "off":
@@ -120,7 +120,7 @@ def test_uncommon_moves_go_to_the_thread_before_anything_is_written(
     assert Table.objects.get(pk=table.pk).version == row.version
     assert Action.objects.filter(table=table).count() == row.version
     # The thread then plays it.
-    assert services.apply_action(
+    assert moves.apply_action(
         table_id=table.pk, owner=owner(users[seat]), action=_legal(game_state),
         expected_version=row.version,
     ) == row.version + 1
@@ -132,9 +132,9 @@ def test_a_socket_plays_its_moves_on_the_loop(
     table = four_player_table(users)
     _ready(table)
     thread_moves: list[Any] = []
-    slow = services.apply_action
+    slow = moves.apply_action
     monkeypatch.setattr(
-        services, "apply_action", lambda **kw: thread_moves.append(kw) or slow(**kw)
+        moves, "apply_action", lambda **kw: thread_moves.append(kw) or slow(**kw)
     )
 
     cookies = [session_cookie(u) for u in users]
@@ -154,9 +154,9 @@ def test_a_socket_plays_its_moves_on_the_loop(
             )
             version += 1
             got = [await until_version(c, version) for c in comms]
-            for n, frames in enumerate(got):
-                seen[n] += [f["version"] for f in frames if f["version"] > start]
-            latest = [frames[-1] for frames in got]
+            for n, received in enumerate(got):
+                seen[n] += [f["version"] for f in received if f["version"] > start]
+            latest = [received[-1] for received in got]
         for n, comm in enumerate(comms):
             assert await comm.receive_nothing(timeout=0.2)
             # Each move once to each socket: the mover's own frame, sent at once, is
@@ -177,10 +177,10 @@ def test_a_name_about_to_expire_sends_the_move_to_the_thread(users: list[Any]) -
     table = four_player_table(users)
     row, game_state = _ready(table)
     seat = game_state.to_move
-    with services._names_lock:
+    with names.CACHE.lock:
         uid = users[seat].pk
-        read_at, *both = services._names[uid]
-        services._names[uid] = (read_at - services.NAME_SECONDS + 0.5, *both)
+        read_at, *both = names.CACHE.entries[uid]
+        names.CACHE.entries[uid] = (read_at - names.NAME_SECONDS + 0.5, *both)
     result = _on_loop(table, users[seat], _legal(game_state), row.version)
     assert isinstance(result, fastmoves.Fallback), result
     assert Table.objects.get(pk=table.pk).version == row.version
@@ -202,8 +202,8 @@ def test_the_next_move_is_written_from_the_rows_in_memory(
     table = four_player_table(users)
     _move_once(table, users)
     reads: list[Any] = []
-    real = fastmoves._from_read
-    monkeypatch.setattr(fastmoves, "_from_read", lambda *a: reads.append(a) or real(*a))
+    real = fastmoves.play_from_read
+    monkeypatch.setattr(fastmoves, "play_from_read", lambda *a: reads.append(a) or real(*a))
     for _ in range(4):
         row, game_state = _ready(table)
         done = _on_loop(table, users[game_state.to_move], _legal(game_state), row.version)
@@ -212,14 +212,14 @@ def test_the_next_move_is_written_from_the_rows_in_memory(
         stored = Table.objects.get(pk=table.pk)
         assert stored.version == version
         assert Action.objects.filter(table=table).count() == version
-        known, _seats = states.known_rows(table.pk)  # type: ignore[misc]
+        known, _seats = replay.known_rows(table.pk)  # type: ignore[misc]
         assert known.revision == stored.revision
         for name in ("moved_at", "deadline_at", "deadline_kind", "deadline_version", "status"):
             assert getattr(known, name) == getattr(stored, name), name
-        [(_group, notice)] = [m for m in held if m[0] == services.group_name(table.pk)]
+        [(_group, notice)] = [m for m in held if m[0] == groups.group_name(table.pk)]
         for key, text in notice["frames"].items():  # byte for byte what a socket builds
             frame_seat = None if key == "-" else int(key)
-            assert text == services.frame_json(services.state_payload(table.pk, frame_seat))
+            assert text == frames.frame_json(frames.state_payload(table.pk, frame_seat))
     assert reads == []
 
 
@@ -231,11 +231,11 @@ def test_a_seat_given_away_behind_the_process_back_cannot_move(users: list[Any])
     _move_once(table, users)
     row, game_state = _ready(table)
     seat = game_state.to_move
-    assert states.known_rows(table.pk) is not None
+    assert replay.known_rows(table.pk) is not None
     newcomer = type(users[0]).objects.create_user("newcomer", password="pw")
     Seat.objects.filter(table=table, number=seat).update(user=newcomer)  # no service
     result = _on_loop(table, users[seat], _legal(game_state), row.version)
-    assert isinstance(result, services.TableError) and result.code == "not_seated", result
+    assert isinstance(result, TableError) and result.code == "not_seated", result
     assert Table.objects.get(pk=table.pk).version == row.version
     assert Action.objects.filter(table=table).count() == row.version
 
@@ -247,14 +247,14 @@ def test_a_refusal_from_the_rows_in_memory_is_checked_against_the_database(
     # and would call the player's (current) version stale. It is read again and played.
     table = four_player_table(users)
     _move_once(table, users)
-    behind = states.known_rows(table.pk)
+    behind = replay.known_rows(table.pk)
     row, game_state = _ready(table)
-    assert services.apply_action(
+    assert moves.apply_action(
         table_id=table.pk, owner=owner(users[game_state.to_move]),
         action=_legal(game_state), expected_version=row.version,
     ) == row.version + 1
     assert behind is not None
-    states.remember_rows(*behind)  # as another process's move would leave this one
+    replay.remember_rows(*behind)  # as another process's move would leave this one
     version = _move_once(table, users)
     assert version == row.version + 2
     assert Action.objects.filter(table=table).count() == version
@@ -268,18 +268,18 @@ def test_an_illegal_move_in_the_state_in_memory_is_checked_against_the_database(
     table = four_player_table(users)
     _move_once(table, users)
     row, game_state = _ready(table)
-    behind_rows = states.known_rows(table.pk)
+    behind_rows = replay.known_rows(table.pk)
     assert behind_rows is not None
     mover = users[game_state.to_move]
-    assert services.apply_action(
+    assert moves.apply_action(
         table_id=table.pk, owner=owner(mover), action=_legal(game_state),
         expected_version=row.version,
     ) == row.version + 1
-    states.remember_rows(*behind_rows)  # as another process's move would leave this one
-    states.remember(behind_rows[0], row.version, game_state)
+    replay.remember_rows(*behind_rows)  # as another process's move would leave this one
+    replay.remember(behind_rows[0], row.version, game_state)
     illegal = "no-such-action"
     result = _on_loop(table, mover, illegal, row.version)
-    assert isinstance(result, services.TableError) and result.code == "stale", result
+    assert isinstance(result, TableError) and result.code == "stale", result
     assert Action.objects.filter(table=table).count() == row.version + 1
 
 
@@ -303,8 +303,8 @@ def test_the_moves_on_the_loop_commit_as_the_setting_says(
                 table_id=table.pk, owner=owner(users[seat]), action=_legal(game_state),
                 expected_version=row.version,
             )
-            db = await fastmoves._database()
-            async with db._connection() as conn:
+            db = await fastmoves.database()
+            async with db.connection() as conn:
                 shown = await (await conn.execute("SHOW synchronous_commit")).fetchone()
             return done, shown[0]
         finally:

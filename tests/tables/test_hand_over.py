@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from game import consumers, services
-
-from .conftest import four_player_table, run, session_cookie, socket, until_version
+from game.tables import groups
+from game.tables.transport import consumers
+from tests.tables.live import four_player_table, run, session_cookie, socket, until_version
 
 
 def _mover(latest: list[dict[str, Any]], version: int) -> tuple[int, str]:
@@ -43,7 +43,7 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
     users: list[Any], monkeypatch: pytest.MonkeyPatch, busy: bool
 ) -> None:
     table = four_player_table(users)
-    group = services.group_name(table.pk)
+    group = groups.group_name(table.pk)
     layer = get_channel_layer()
     real_group_send = layer.group_send
     real_send_except = layer.group_send_except
@@ -69,7 +69,7 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         version = latest[0]["version"]
         mover, action = _mover(latest, version)
         bystander = (mover + 1) % 4
-        sockets = {c.seat: c for c in consumers._sockets[group]}
+        sockets = {c.seat: c for c in consumers.LOCAL_SOCKETS[group]}
         assert sorted(sockets) == [0, 1, 2, 3]
         monkeypatch.setattr(layer, "group_send", table_notices_held)
         monkeypatch.setattr(layer, "group_send_except", table_notices_held)
@@ -118,7 +118,7 @@ def test_a_move_reaches_the_other_sockets_here_without_the_layer(
         for comm in comms:
             await comm.disconnect()
         await asyncio.sleep(0)
-        assert group not in consumers._sockets  # the last socket gone: the entry too
+        assert group not in consumers.LOCAL_SOCKETS  # the last socket gone: the entry too
 
     run(body)
 
@@ -129,7 +129,7 @@ def test_a_turn_is_not_free_while_someone_waits_for_it() -> None:
     may be newer than its frame."""
 
     async def body() -> None:
-        turn = consumers._Turn()
+        turn = consumers.Turn()
         assert turn.free()
         first_in = asyncio.Event()
         go = asyncio.Event()

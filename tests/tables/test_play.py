@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 from accounts.models import GameStats
 from game.engine import courtpiece as cp
 from game.models import Action, Table
-from tests.tables.conftest import (
+from tests.tables.live import (
     Pace,
     Reference,
     four_player_table,

@@ -10,30 +10,32 @@ import pytest
 
 from accounts.models import GameStats
 from accounts.services import record_result
-from game import services, state
 from game.models import Table
-from tests.tables.conftest import owner
+from game.tables import due, lifecycle, moves, presence
+from game.tables.store import replay
+from tests.tables.live import owner
 
 pytestmark = pytest.mark.django_db
 
 
 def _finish(table: Table, humans: dict[int, Any], rng: random.Random) -> None:
-    services.seat_connected(table_id=table.pk, seat=min(humans))  # someone is there
+    presence.seat_connected(table_id=table.pk, seat=min(humans))  # someone is there
     table.refresh_from_db()
     while table.status == Table.PLAYING:
-        match = state.load(table)
+        match = replay.load(table)
         if match.to_move in humans:
-            services.apply_action(table_id=table.pk, owner=owner(humans[match.to_move]),
+            moves.apply_action(table_id=table.pk, owner=owner(humans[match.to_move]),
                                   action=rng.choice(match.legal_actions()),
                                   expected_version=table.version)
         else:
-            assert services.fire(table.pk, table.version, Table.BOT)
+            assert due.fire(table.pk, table.version, Table.BOT)
         table.refresh_from_db()
 
 
 def test_tables_with_a_bot_are_not_rated(users: list[Any]) -> None:
-    table = services.create_table(owner=owner(users[0]), variant="be_ranga", target=1,
-                                  bots=[1, 2, 3])
+    table = lifecycle.create_table(
+        game="courtpiece", owner=owner(users[0]), variant="be_ranga", target=1, bots=[1, 2, 3]
+    )
     assert not table.rated
     _finish(table, {0: users[0]}, random.Random(1))
     assert not GameStats.objects.exists()

@@ -13,11 +13,10 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from game import rows, services
-from game import state as states
 from game.models import Seat, Table
-
-from .conftest import four_player_table, owner
+from game.tables import due, moves, presence
+from game.tables.store import replay, rows
+from tests.tables.live import four_player_table, owner
 
 
 def _revision(table: Table) -> int:
@@ -97,7 +96,7 @@ def test_an_ordinary_move_changes_no_indexed_column_of_its_table(users: list[Any
     # the table's indexes and half the WAL. An index on a column every move changes
     # (deadline_at had one) takes that away from every move.
     table = four_player_table(users)
-    services.seat_connected(table_id=table.pk, seat=0)  # deadlines run with someone there
+    presence.seat_connected(table_id=table.pk, seat=0)  # deadlines run with someone there
     table.refresh_from_db()
     with connection.cursor() as cursor:
         found = connection.introspection.get_constraints(cursor, Table._meta.db_table)
@@ -109,10 +108,10 @@ def test_an_ordinary_move_changes_no_indexed_column_of_its_table(users: list[Any
     hot: list[tuple[int, int]] = []
     for _ in range(6):
         before = Table.objects.filter(pk=table.pk).values().get()
-        match = states.load(table)
+        match = replay.load(table)
         with transaction.atomic():
             counts = _updates_so_far()
-            services.apply_action(
+            moves.apply_action(
                 table_id=table.pk, owner=owner(users[match.to_move]),
                 action=rng.choice(match.legal_actions()), expected_version=table.version,
             )
@@ -137,12 +136,12 @@ def test_the_clocks_find_due_deadlines_only_among_tables_with_one_pending(
     table = four_player_table(users)
     pending = Table.objects.filter(pk=table.pk, deadline_pending=True)
     assert not pending.exists()  # nobody has a socket open: no deadline runs
-    services.seat_connected(table_id=table.pk, seat=0)
+    presence.seat_connected(table_id=table.pk, seat=0)
     assert pending.exists()
     Table.objects.filter(pk=table.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    assert [due.table_id for due in services.due_deadlines()] == [table.pk]
+    assert [due.table_id for due in due.due_deadlines()] == [table.pk]
     Table.objects.filter(pk=table.pk).update(deadline_at=None)
-    assert not pending.exists() and services.due_deadlines() == []
+    assert not pending.exists() and due.due_deadlines() == []
     with connection.cursor() as cursor:
         found = connection.introspection.get_constraints(cursor, Table._meta.db_table)
     assert found["table_clock"]["columns"] == ["status"]

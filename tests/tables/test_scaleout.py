@@ -44,7 +44,7 @@ SETUP = r"""
 import json
 from django.contrib.auth import get_user_model
 from django.test import Client
-from game import services
+
 User = get_user_model()
 users = [User.objects.create_user(f"far{i}", password="pw") for i in range(4)]
 cookies = []
@@ -52,28 +52,32 @@ for u in users:
     c = Client()
     c.force_login(u)
     cookies.append(c.cookies["sessionid"].value)
-own = [services.Owner(u, None) for u in users]
+own = [access.Owner(u, None) for u in users]
 # Table A: four people. Table B: two people and two bots (the bots' moves are deadlines).
-a = services.create_table(owner=own[0], variant="rung", move_seconds=600)
+a = lifecycle.create_table(game="courtpiece", owner=own[0], variant="rung", move_seconds=600)
 for n in (1, 2, 3):
-    services.take_seat(table_id=a.pk, owner=own[n], seat=n)
-services.start_table(table_id=a.pk, owner=own[0])
-b = services.create_table(owner=own[0], variant="rung", move_seconds=600, bots=[2, 3])
-services.take_seat(table_id=b.pk, owner=own[1], seat=1)
-services.start_table(table_id=b.pk, owner=own[0])
+    lifecycle.take_seat(table_id=a.pk, owner=own[n], seat=n)
+lifecycle.start_table(table_id=a.pk, owner=own[0])
+b = lifecycle.create_table(
+    game="courtpiece", owner=own[0], variant="rung", move_seconds=600, bots=[2, 3]
+)
+lifecycle.take_seat(table_id=b.pk, owner=own[1], seat=1)
+lifecycle.start_table(table_id=b.pk, owner=own[0])
 print("RESULT:" + json.dumps({"cookies": cookies, "a": a.pk, "b": b.pk}))
 """
 
 INSPECT = r"""
 import json
-from game import state
+from game.tables.store import replay
 from game.models import Action, Connection, Seat, Table
+from game.tables import access
+from game.tables import lifecycle
 t = Table.objects.get(pk=TABLE_ID)
 open_sockets = Connection.objects.filter(table=t).count()
 counts = list(Seat.objects.filter(table=t).order_by("number").values_list("connections", flat=True))
 rows = list(Action.objects.filter(table=t).order_by("number").values_list(
     "number", "seat", "action", "source"))
-match = state.at_version(t, t.version)   # a full replay from the log: every action legal
+match = replay.at_version(t, t.version)   # a full replay from the log: every action legal
 print("RESULT:" + json.dumps({
     "version": t.version, "numbers": [r[0] for r in rows],
     "log": [[r[1], r[2], r[3]] for r in rows], "hands": len(match.hands),

@@ -1,6 +1,7 @@
 """A table socket waits for its messages with one task per source for its whole life
-(game.consumers._serve), not a new task for every message as Channels' own loop does:
-what it keeps alive between messages is what the garbage collector has to walk."""
+(game.tables.transport.consumers.serve), not a new task for every message as Channels'
+own loop does: what it keeps alive between messages is what the garbage collector has to
+walk."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ import asyncio
 from typing import Any
 
 from game.models import Table
-
-from .conftest import four_player_table, run, session_cookie, socket, until_version
+from tests.tables.live import four_player_table, run, session_cookie, socket, until_version
 
 
 def test_moves_make_no_new_task_per_message(users: list[Any]) -> None:
@@ -50,6 +50,6 @@ def test_moves_make_no_new_task_per_message(users: list[Any]) -> None:
     assert Table.objects.get(pk=table.pk).version >= 8
     # The communicators' own sends and receives are tasks of the test's side; the
     # consumers made none of their own for any of the 72 messages.
-    ours = [name for name in created if "_serve" in name or "await_many_dispatch" in name
+    ours = [name for name in created if name.startswith("serve.") or "await_many_dispatch" in name
             or ("receive" in name and "Communicator" not in name)]
     assert ours == [], created

@@ -184,7 +184,7 @@ def test_bg_move_wants_need_a_point_and_something_to_learn() -> None:
 def test_a_lessons_board_shows_no_pip_count_and_no_cube(client: Client, lang: str) -> None:
     # A newcomer read step 5's answer (a pip count) off step 4's board, and took the
     # cube's 64 for something to count. The live table's board keeps both.
-    from game import bgboard
+    from game.backgammon import board as bgboard
     from tutorials.present import move_board
 
     lesson, step = MOVES[0]

@@ -1,6 +1,6 @@
 """``manage.py run_clock``: the tables' clock as its own process.
 
-Web processes run a clock each already (game.clock); an operator may set
+Web processes run a clock each already (game.tables.transport.clock); an operator may set
 ``TABLES_CLOCK=off`` for them and run this instead, or beside them: every deadline still
 fires exactly once, since firing is a versioned, row-locked write.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from game import clock
+from game.tables.transport import clock
 
 
 class Command(BaseCommand):

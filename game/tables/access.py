@@ -1,0 +1,100 @@
+"""Who acts at a table and what they may see: a signed-in user or a guest (by a key in
+their session), the seat they hold, the host, and the invite link of a private table.
+
+Secrets (guest keys, invites) are compared in constant time, as bytes: a string from a
+client may hold any character."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from game.models import Seat, Table
+from game.tables.store import rows
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who acts: a signed-in user, or a guest whose key lives in their session."""
+
+    user: Any | None
+    guest_key: str | None
+
+    @property
+    def is_user(self) -> bool:
+        return bool(
+            self.user is not None
+            and getattr(self.user, "is_authenticated", False)
+            and getattr(self.user, "is_active", False)
+        )
+
+
+def owner_from_request(request: Any) -> Owner:
+    """The requester; a guest gets a ``guest_key`` in their session if they have none."""
+    user = request.user if request.user.is_authenticated else None
+    key = request.session.get("guest_key")
+    if user is None and not key:
+        key = secrets.token_urlsafe(24)
+        request.session["guest_key"] = key
+    return Owner(user=user, guest_key=key or None)
+
+
+def owner_of_request(request: Any) -> Owner:
+    """The requester as they are, without giving a guest a key (for reads)."""
+    user = request.user if request.user.is_authenticated else None
+    return Owner(user=user, guest_key=request.session.get("guest_key") or None)
+
+
+def owner_from_scope(scope: dict[str, Any]) -> Owner:
+    """The socket's owner (sync: reading the session touches the database)."""
+    user = scope.get("user")
+    if user is not None and not user.is_authenticated:
+        user = None
+    session = scope.get("session")
+    key = session.get("guest_key") if session is not None else None
+    return Owner(user=user, guest_key=key or None)
+
+
+def _same_secret(given: Any, stored: str) -> bool:
+    return isinstance(given, str) and bool(given) and bool(stored) and hmac.compare_digest(
+        given.encode(), stored.encode()
+    )
+
+
+def holds(seat: Seat, owner: Owner) -> bool:
+    """Whether ``owner`` holds ``seat`` (as its account, or by its guest key)."""
+    if owner.is_user and seat.user_id is not None and seat.user_id == owner.user.pk:
+        return True
+    return _same_secret(owner.guest_key, seat.guest_key)
+
+
+def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
+    """The seat ``owner`` holds at ``table`` (a Table or its seats), or None."""
+    seats = table if isinstance(table, list) else rows.seats_of(table)
+    for seat in seats:
+        if holds(seat, owner):
+            return seat.number
+    return None
+
+
+def is_host(table: Table, owner: Owner) -> bool:
+    """Whether ``owner`` made the table (an account, or the guest whose key made it)."""
+    if owner.is_user and table.host_id is not None and table.host_id == owner.user.pk:
+        return True
+    return _same_secret(owner.guest_key, table.host_guest)
+
+
+def has_invite(table: Table, invite: Any) -> bool:
+    """Whether ``invite`` is the table's invite link's secret."""
+    return _same_secret(invite, table.invite)
+
+
+def may_see(table: Table, owner: Owner, invite: Any = None) -> bool:
+    """Whether ``owner`` may see ``table`` at all, its finished hands included (pages,
+    records, replays, summaries): any public table; a private one only from one of its
+    seats, as its host, or with its invite link."""
+    if not table.private or seat_of(table, owner) is not None:
+        return True
+    return is_host(table, owner) or has_invite(table, invite)

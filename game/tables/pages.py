@@ -1,0 +1,256 @@
+"""The pages every game's tables share: Play now, the lobby, the table itself, taking and
+leaving a seat, starting, and the replay's door. Every write goes through the table
+services; these views only turn their answers (and their ``TableError``) into pages, and
+hand whatever is a game's own to its registration (``GamePages``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.models import GameStats
+from game.models import Table
+from game.tables import access, frames, lifecycle, registry
+from game.tables.errors import TableError
+from game.tables.html import table_live_html
+from game.tables.words import error_text
+
+
+def language() -> str:
+    return get_language() or "en"
+
+
+def table_url(table: Table, invite: str | None = None) -> str:
+    url = reverse("game:table", args=[table.pk])
+    return f"{url}?invite={invite}" if invite else url
+
+
+def error_page(request: HttpRequest, error: TableError) -> HttpResponse:
+    """A refusal as a page in the reader's words (a guest who needs an account is sent
+    to sign in, and back here after)."""
+    status = getattr(error, "http_status", 400)
+    if error.code == "needs_account":
+        login = reverse("account_login")
+        return HttpResponseRedirect(f"{login}?next={request.get_full_path()}")
+    context = {"text": error_text(error.code), "code": error.code}
+    return render(request, "game/error.html", context, status=status)
+
+
+def is_guest(request: HttpRequest) -> bool:
+    """Not signed in: such a player may only make tables where every other seat is a bot
+    (lifecycle.create_table), so the pages say so before any form."""
+    return not access.owner_of_request(request).is_user
+
+
+def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpResponse | None:
+    """Create the table a valid form describes (``game`` names the game and its own
+    fields): the table page, an error page for a guest, or None with the refusal added
+    to the form."""
+    data = form.cleaned_data
+    try:
+        table = lifecycle.create_table(
+            owner=access.owner_from_request(request),
+            options=data["options"],
+            private=bool(data.get("private")),
+            bots=data["bots"],
+            move_seconds=data["move_seconds"],
+            spectators=bool(data.get("spectators")),
+            **game,
+        )
+    except TableError as error:
+        if error.code == "needs_account":
+            return error_page(request, error)
+        form.add_error(None, error_text(error.code))
+        return None
+    return HttpResponseRedirect(table_url(table))
+
+
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """One click from the home page: a table against bots, of the game the form names
+    (the default game without one); guests welcome."""
+    owner = access.owner_from_request(request)
+    game = request.POST.get("game") or registry.default_name()
+    if registry.find(game) is None:
+        return error_page(request, TableError("bad_request", f"unknown game {game!r}"))
+    try:
+        table = lifecycle.play_now(owner=owner, game=game)
+    except TableError as error:
+        return error_page(request, error)
+    return HttpResponseRedirect(table_url(table))
+
+
+def _lobby_rows(gspec: registry.GameSpec) -> list[dict[str, Any]]:
+    tables = frames.list_open_tables(gspec.name)
+    ids = [t["id"] for t in tables]
+    users = {
+        t.pk: {s.number: s.user for s in t.seats.all() if s.user_id}
+        for t in Table.objects.filter(pk__in=ids).prefetch_related("seats__user")
+    }
+    rows = []
+    for t in tables:
+        seated = users.get(t["id"], {})
+        family = gspec.rating_game(t["variant"])
+        seats = []
+        for s in t["seats"]:
+            user = seated.get(s["seat"])
+            rating = None
+            if user is not None:
+                stats = GameStats.objects.filter(user=user, game=family).first()
+                rating = round(stats.rating, 1) if stats is not None else 0.0
+            seats.append({**s, "username": user.get_username() if user else None, "rating": rating})
+        rows.append(
+            {
+                **t,
+                "variant_name": gspec.pages.title(t["variant"]),
+                "options_text": gspec.pages.options_text(
+                    t["variant"], t["options"] or {}, int(t.get("length") or 0)
+                ),
+                "seats": seats,
+                "free": sum(1 for s in t["seats"] if not s["bot"] and not s["player"]),
+            }
+        )
+    return rows
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables per game and variant, refreshed by htmx every few seconds (the list
+    only)."""
+    games = registry.games()
+    groups = []
+    for gspec in games:
+        rows = _lobby_rows(gspec)
+        groups += [
+            {
+                "variant": v,
+                "name": gspec.pages.title(v),
+                "tables": [r for r in rows if r["variant"] == v],
+            }
+            for v in gspec.variants
+        ]
+    context: dict[str, Any] = {
+        "groups": groups, "any": any(g["tables"] for g in groups)
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "game/lobby_tables.html", context)
+    context["guest"] = is_guest(request)
+    context["games"] = games
+    context["new_url"] = reverse(registry.spec(registry.default_name()).pages.new_table_url)
+    return render(request, "game/lobby.html", context)
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    owner = access.owner_from_request(request)
+    seat = access.seat_of(table, owner)
+    invite = request.GET.get("invite") or ""
+    invited = access.has_invite(table, invite)
+    host = access.is_host(table, owner)
+    if table.private and seat is None and not host and not invited:
+        raise Http404("no such table")  # a private table is not even admitted to exist
+    may_watch = seat is not None or (table.spectators and (not table.private or invited or host))
+    if not may_watch and table.status != Table.WAITING:
+        return render(
+            request,
+            "game/error.html",
+            {"text": _("This table does not take spectators.")},
+            status=403,
+        )
+    pages = registry.spec(table.game).pages
+    payload = frames.state_payload(table.pk, seat)
+    if table.status != Table.WAITING:
+        last = pages.last_hand(table, seat)
+        if last is not None:
+            payload["last_hand"] = last
+    lang = language()
+    socket = f"/ws/tables/{table.pk}/?format=html&lang={lang}"
+    if invited:
+        socket += f"&invite={invite}"
+    is_guest_table = bool(table.host_guest)
+    context = {
+        "table": table,
+        "seat": seat,
+        "is_host": host,
+        "variant_name": pages.title(table.variant),
+        "live_html": mark_safe(table_live_html(payload, lang)),
+        "socket_url": socket,
+        "invite_url": request.build_absolute_uri(table_url(table, table.invite))
+        if table.private and host and not is_guest_table
+        else "",
+        "invite": invite if invited else "",
+        "seats": payload["seats"],
+        "waiting": table.status == Table.WAITING,
+        "guest": not owner.is_user,
+        "copied": copied_link(frames.copied_from(table)),
+        **pages.table_context(request, lang),
+    }
+    return render(request, pages.table_template, context)
+
+
+def copied_link(copied: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Where a deal played again comes from, for the pages: table, hand and the URL of
+    that hand's replay (in the active language). None for an ordinary table."""
+    if not copied:
+        return None
+    table, hand = int(copied["table"]), int(copied["hand"])
+    return {"table": table, "hand": hand, "url": reverse("game:replay", args=[table, hand])}
+
+
+def _seat_action(request: HttpRequest, do: Any) -> HttpResponse:
+    owner = access.owner_from_request(request)
+    invite = request.POST.get("invite") or None
+    try:
+        table = do(owner)
+    except TableError as error:
+        return error_page(request, error)
+    return HttpResponseRedirect(table_url(table, invite))
+
+
+@require_POST
+def sit(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        number = int(request.POST.get("seat", ""))
+    except ValueError:
+        number = -1
+    invite = request.POST.get("invite") or None
+    return _seat_action(
+        request,
+        lambda owner: lifecycle.take_seat(
+            table_id=table_id, owner=owner, seat=number, invite=invite
+        ),
+    )
+
+
+@require_POST
+def leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, lambda owner: lifecycle.leave_seat(table_id=table_id, owner=owner)
+    )
+
+
+@require_POST
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(
+        request, lambda owner: lifecycle.start_table(table_id=table_id, owner=owner)
+    )
+
+
+@require_GET
+def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+    """A finished hand (or game), drawn by its game's replay page once it is over."""
+    table = get_object_or_404(Table, pk=table_id)
+    owner = access.owner_from_request(request)
+    invite = request.GET.get("invite") or ""
+    if not access.may_see(table, owner, invite):
+        raise Http404("no such table")
+    seat = access.seat_of(table, owner)
+    return registry.spec(table.game).pages.replay(request, table, hand, seat, invite)

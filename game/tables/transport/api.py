@@ -1,0 +1,173 @@
+"""The JSON HTTP API of the live tables, exactly as docs/TABLE_PROTOCOL.md describes it.
+
+Every POST needs the ``X-CSRFToken`` header (the ``csrftoken`` cookie's value); errors are
+``{"error": "…", "code": "…"}`` with 400, 403, 404 or 409, also for a failed CSRF check.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import get_language
+from django.views.decorators.csrf import csrf_exempt
+
+from game.models import Table
+from game.tables import access, frames, lifecycle, records, registry
+from game.tables.errors import TableError
+
+_csrf = CsrfViewMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
+
+
+def _error(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message, "code": code}, status=status)
+
+
+def api(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[..., JsonResponse]]:
+    """JSON in and out, the allowed methods, CSRF answered in JSON, TableError mapped."""
+
+    def wrap(view: Callable[..., JsonResponse]) -> Callable[..., JsonResponse]:
+        @csrf_exempt  # checked below, so that a failure is answered in JSON
+        @functools.wraps(view)
+        def inner(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if request.method not in methods:
+                response = _error("bad_request", f"use {' or '.join(methods)}", 405)
+                response["Allow"] = ", ".join(methods)
+                return response
+            if request.method == "POST" and _csrf.process_view(request, None, (), {}):
+                return _error("forbidden", "CSRF check failed: send the X-CSRFToken header", 403)
+            try:
+                return view(request, *args, **kwargs)
+            except TableError as exc:
+                return _error(exc.code, exc.message, exc.http_status)
+
+        return inner
+
+    return wrap
+
+
+def _body(request: HttpRequest) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        raise TableError("bad_request", "the body must be JSON") from None
+    if not isinstance(body, dict):
+        raise TableError("bad_request", "the body must be a JSON object")
+    return body
+
+
+def _page(table_id: int) -> str:
+    try:
+        return reverse("table", kwargs={"table_id": table_id})
+    except NoReverseMatch:  # the pages are the UI's; until they exist, their planned place
+        return f"/{get_language() or 'en'}/play/tables/{table_id}/"
+
+
+def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
+    table.refresh_from_db()
+    seats = list(table.seats.select_related("user__profile").order_by("number"))
+    owner = access.owner_of_request(request)
+    data = {
+        **frames.table_info(table),
+        "page": _page(table.pk),
+        "socket": f"/ws/tables/{table.pk}/",
+        "seats": [
+            {k: row[k] for k in ("seat", "player", "bot", "guest", "connected")}
+            for row in frames.seat_rows(seats)
+        ],
+        "your_seat": access.seat_of(seats, owner),
+    }
+    if table.private and (
+        (owner.is_user and table.host_id == owner.user.pk)
+        or access.seat_of(seats, owner) is not None
+    ):
+        data["invite"] = table.invite  # only those at the table may pass the link on
+    return data
+
+
+_CREATE_FIELDS = {
+    "game", "variant", "options", "private", "bots", "move_seconds", "spectators", "length",
+    "target", "client_seed",
+}
+
+
+@api("POST", "GET")
+def tables(request: HttpRequest) -> JsonResponse:
+    if request.method == "GET":
+        return JsonResponse({"tables": frames.list_open_tables(request.GET.get("game"))})
+    body = _body(request)
+    unknown = set(body) - _CREATE_FIELDS
+    if unknown:
+        raise TableError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    kwargs = {k: body[k] for k in _CREATE_FIELDS & set(body)}
+    kwargs.setdefault("game", registry.default_name())
+    table = lifecycle.create_table(owner=access.owner_from_request(request), **kwargs)
+    return JsonResponse(_summary(table, request), status=201)
+
+
+def _table(table_id: int) -> Table:
+    try:
+        return Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("not_found", f"no table {table_id}") from None
+
+
+@api("GET")
+def table(request: HttpRequest, table_id: int) -> JsonResponse:
+    return JsonResponse(_summary(_table(table_id), request))
+
+
+@api("POST")
+def seat(request: HttpRequest, table_id: int, number: int) -> JsonResponse:
+    body = _body(request)
+    owner = access.owner_from_request(request)
+    invite = body.get("invite")
+    if invite is not None and not isinstance(invite, str):
+        raise TableError("bad_request", "invite must be a string")
+    table = lifecycle.take_seat(table_id=table_id, owner=owner, seat=number, invite=invite)
+    if body.get("client_seed") is not None:
+        lifecycle.set_client_seed(table_id=table_id, owner=owner, seed=body["client_seed"])
+    return JsonResponse(_summary(table, request))
+
+
+@api("POST")
+def seed(request: HttpRequest, table_id: int) -> JsonResponse:
+    body = _body(request)
+    table = lifecycle.set_client_seed(
+        table_id=table_id, owner=access.owner_from_request(request),
+        seed=body.get("client_seed"),  # type: ignore[arg-type]
+    )
+    return JsonResponse(_summary(table, request))
+
+
+@api("POST")
+def leave(request: HttpRequest, table_id: int) -> JsonResponse:
+    table = lifecycle.leave_seat(table_id=table_id, owner=access.owner_from_request(request))
+    return JsonResponse(_summary(table, request))
+
+
+@api("POST")
+def start(request: HttpRequest, table_id: int) -> JsonResponse:
+    table = lifecycle.start_table(table_id=table_id, owner=access.owner_from_request(request))
+    return JsonResponse(_summary(table, request))
+
+
+@api("GET")
+def record(request: HttpRequest, table_id: int) -> JsonResponse:
+    raw = request.GET.get("hand", "")
+    if not raw.isdigit():
+        raise TableError("bad_request", "hand must be a whole number from 1")
+    # A private table's hands are for its players, its host and its invite link only
+    # (as its replay pages): to anyone else it does not exist.
+    if not access.may_see(
+        _table(table_id), access.owner_of_request(request), request.GET.get("invite") or ""
+    ):
+        raise TableError("not_found", f"no table {table_id}")
+    return JsonResponse(records.hand_record(table_id, int(raw)))

@@ -1,0 +1,36 @@
+"""The words every table page shares, whatever the game: refusals and emotes."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def emote_word(emote: str) -> str:
+    words = {
+        "hello": _("Hello"),
+        "well_played": _("Well played"),
+        "thanks": _("Thanks"),
+        "oops": _("Oops"),
+        "wow": _("Wow"),
+        "good_game": _("Good game"),
+    }
+    return words.get(emote, emote)
+
+
+def error_text(code: str) -> str:
+    """A refusal's code (docs/TABLE_PROTOCOL.md) in the reader's words."""
+    words = {
+        "malformed": _("That message could not be read."),
+        "not_seated": _("You are not seated at this table."),
+        "not_your_turn": _("It is not your turn."),
+        "illegal": _("That move is not allowed here."),
+        "stale": _("The table moved on; here is the latest."),
+        "rate_limited": _("Too fast: wait a moment."),
+        "forbidden": _("You may not do that."),
+        "not_found": _("This table does not exist."),
+        "needs_account": _("Sign in to take a seat at a table with people."),
+        "conflict": _("Someone else was quicker."),
+        "bad_request": _("That request is not valid."),
+        "not_over": _("That hand is not over yet: it can be played again once it ends."),
+    }
+    return words.get(code, _("Something went wrong."))
