@@ -17,6 +17,7 @@ from typing import Any
 from .. import fair
 from ..protocol import IllegalAction, check_turn
 from .actions import BID, BID_ACTION, CALL, OVER, PARSE, PLAY, PLAY_ACTION, bid_code, parse
+from .behaviour import PlaceFaceDown, Trick, TrumpCard, TurnUp
 from .cards import CARD_INDEX, CARD_STR, FULL_DECK, SUIT_MASK, SUIT_NAMES, SUITS, display_order
 from .results import HandResult
 from .rules import Rules
@@ -36,7 +37,6 @@ _SUIT_TABLES: tuple[list[tuple[str, ...]], ...] = tuple(
 )
 
 Deal = tuple[tuple[int, ...], ...]
-Trick = tuple[int, tuple[int, ...], int]  # leader, cards in play order, winner
 # Persistent cons lists (previous node, entry...): apply() appends in O(1) and no list is
 # copied per action; the list is built only when someone asks for it.
 ActionLog = tuple[Any, int, str] | None
@@ -434,22 +434,23 @@ class Hand:
         if not self.passed:
             self._set(passed=True, to_move=(self._mover + 2) % 4)
         else:
-            self.rules.calling.partner_timeout(self)
+            self._place_trump_card(self.rules.calling.partner_timeout(self))
 
-    def _turn_up(self, seat: int, card: int) -> None:
-        """``card``'s suit is trump and the card is shown to all; ``seat`` calls (CP-SS-4)."""
-        self._set(caller=seat, tsuit=card // 13, trump_from=0, turned_card=card)
-        self._start_play(seat)
-
-    def _hide(self, seat: int, card: int, blind: bool) -> None:
-        """``card`` leaves ``seat``'s hand face down as trump (CP-HID-1, CP-HID-7)."""
-        hands = list(self.hands)
-        hands[seat] &= ~_BIT[card]
-        self._set(caller=seat, hidden_card=card, blind=blind, hands=tuple(hands))
+    def _place_trump_card(self, step: TrumpCard) -> None:
+        """Do what the calling decided about the trump card, and start the play."""
+        seat, card = step.seat, step.card
+        if isinstance(step, TurnUp):
+            # CP-SS-4: the card's suit is trump and the card is shown to all.
+            self._set(caller=seat, tsuit=card // 13, trump_from=0, turned_card=card)
+        else:
+            # CP-HID-1, CP-HID-7: the card leaves the hand face down as trump.
+            hands = list(self.hands)
+            hands[seat] &= ~_BIT[card]
+            self._set(caller=seat, hidden_card=card, blind=step.blind, hands=tuple(hands))
         self._start_play(seat)
 
     def _do_hide(self, card: int) -> None:
-        self._hide(self._mover, card, blind=False)
+        self._place_trump_card(PlaceFaceDown(self._mover, card, blind=False))
 
     def _do_bid(self, code: int) -> None:
         number, suit = divmod(code, 4)
