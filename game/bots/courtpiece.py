@@ -80,6 +80,16 @@ def choose(view: Mapping[str, Any]) -> str:
     return action
 
 
+def unseen_trumps(view: Mapping[str, Any]) -> int | None:
+    """How many trumps the seat whose view this is has not seen, as the bot counts them
+    when it plays (see the module docstring: a public trump in an opponent's hand counts,
+    one in partner's does not), or None while the seat knows no trump suit. ``view`` is
+    what :func:`choose` takes."""
+    hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
+    play = _Play(hv, list(hv.get("legal_actions") or []))
+    return play.unseen_trumps() if play.my_trump >= 0 else None
+
+
 # ---------------------------------------------------------------------------- helpers
 def _mask(cards: Sequence[str]) -> int:
     m = 0

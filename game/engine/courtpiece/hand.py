@@ -195,7 +195,7 @@ class Hand:
         if legal is None:
             legal = state["_legal"] = self._compute_legal()
         if text not in legal and not (kind == "timeout" and self.timeout_legal):
-            raise IllegalAction(_WHY[kind](self, arg))
+            raise IllegalAction(WHY_REFUSED[kind](self, arg))
         new = object.__new__(Hand)
         d = new.__dict__
         d.update(state)  # the one-dict copy (see the comment at the top of the class)
@@ -203,7 +203,7 @@ class Hand:
         actor = state["to_move"]
         d["_log"] = (state["_log"], actor, text)
         if kind != "play":
-            _TRANSITIONS[kind](new, arg)
+            TRANSITIONS[kind](new, arg)
             return new
         # Playing a card is most of every hand: done inline (bots search through here).
         # A card is in one hand only, so clearing its bit in all four clears it in the
@@ -314,7 +314,7 @@ class Hand:
         return ("reveal",) if seat == self.caller else ()
 
     # ------------------------------------------------------------------ explanations
-    # One per action kind (the table _WHY below): why that action is refused now.
+    # One per action kind (the table WHY_REFUSED below): why that action is refused now.
     def _why_timeout(self, _: int) -> str:
         return (
             "timeout is applied by the table only while trump is being called, in a game "
@@ -397,7 +397,7 @@ class Hand:
         return "only the caller reveals, and only when leading"
 
     # ------------------------------------------------------------------ transitions
-    # One per action kind but play (the table _TRANSITIONS below). Each changes a fresh
+    # One per action kind but play (the table TRANSITIONS below). Each changes a fresh
     # copy made by apply(), never a state anyone else holds.
     def _set(self, **values: Any) -> None:
         self.__dict__.update(values)
@@ -698,8 +698,9 @@ def _trick_winner(cards: tuple[int, ...], trump: int, trump_from: int) -> tuple[
     return position, best
 
 
-# Action kind -> transition (every kind but play, which apply() does inline).
-_TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
+# Action kind -> transition (every kind but play, which apply() does inline). This table
+# and WHY_REFUSED are public so the tests can check that every action kind has both.
+TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
     "call": Hand._do_call,
     "hide": Hand._do_hide,
     "bid": Hand._do_bid,
@@ -713,7 +714,7 @@ _TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
 }
 
 # Action kind -> why it is refused now.
-_WHY: dict[str, Callable[[Hand, int], str]] = {
+WHY_REFUSED: dict[str, Callable[[Hand, int], str]] = {
     "play": Hand._why_play,
     "call": Hand._why_call,
     "hide": Hand._why_hide,
