@@ -4,13 +4,14 @@ A :class:`~.rules.Variant` names one piece for each thing variants disagree on:
 
 - **calling** — how trump is decided: :class:`NameSuit` (Rung, Single Sar, Double Sar,
   Hukum without bidding), :class:`HideCard` (Hidden Rung), :class:`NoCall` (Be-Ranga,
-  Mendikot: the first void player fixes trump), :class:`Bidding` (Hukum);
+  Mendikot: the first void player fixes trump), :class:`Bidding` (Hukum); each says when
+  everyone knows trump (:class:`TrumpKnown`);
 - **ending** — when a hand stops before its 13th trick: :func:`first_to_seven`,
   :func:`court_needs_all_13`, :func:`all_thirteen`;
 - **collect** — how a won trick is counted: one each (None) or :class:`Piles` (Double Sar);
 - **scoring** — what a finished hand is worth: :class:`RungScore`, :class:`HandsScore`,
   :class:`MendikotScore`, :class:`ContractScore`; each declares the result kinds it can
-  give;
+  give, and whether the tens decide the hand (``counts_tens``);
 - **succession** — who deals first and next: :data:`CALLER_KEEPS_WINNING` (Rung),
   :data:`DEAL_PASSES_ON`, :data:`LOSERS_DEAL` (Hukum);
 - **measure** — how the match is won: :data:`POINTS`, :data:`HANDS`, :data:`DIFFERENCE`.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Protocol
 
 from .actions import BID, CALL, CALL_ACTION, HIDE_ACTION, PLAY
@@ -115,6 +117,15 @@ TrumpCard = TurnUp | PlaceFaceDown
 
 
 # ---------------------------------------------------------------------------- calling
+class TrumpKnown(StrEnum):
+    """When every player knows the trump suit. A str: it reads, compares and serialises
+    as its value."""
+
+    FROM_START = "from_start"  # before the first card (CP-RUNG-1, CP-SS-4, CP-HK-5)
+    WHEN_REVEALED = "when_revealed"  # face down until turned up (CP-HID-1, CP-HID-3)
+    BY_FIRST_VOID = "by_first_void"  # fixed in play by the first void card (CP-BR-1)
+
+
 @dataclass(frozen=True)
 class NameSuit:
     """The first chooser names trump from the suits of their first five cards
@@ -132,6 +143,17 @@ class NameSuit:
     @property
     def kinds(self) -> frozenset[str]:
         return frozenset({"redeal"}) if self.redeal else NO_KINDS
+
+    @property
+    def trump_known(self) -> TrumpKnown:
+        """When everyone knows trump: named, turned up (the 13th card, the partner's
+        timeout) or bid before the first card, unless the card lies face down or trump
+        waits for the first void card."""
+        if self.hides:
+            return TrumpKnown.WHEN_REVEALED
+        if self.trump_by_first_void:
+            return TrumpKnown.BY_FIRST_VOID
+        return TrumpKnown.FROM_START
 
     def actions(self, hand: HandState, seat: int) -> tuple[str, ...]:
         """The call-phase actions of ``seat`` (the partner after a pass, CP-SS-4)."""
@@ -232,6 +254,9 @@ class Piles:
 
 # ---------------------------------------------------------------------------- scoring
 class Scoring(Protocol):
+    # Whether the tens decide the hand (CP-MK-1), so a trick is worth more than one.
+    counts_tens: ClassVar[bool]
+
     @property
     def kinds(self) -> frozenset[str]:
         """Every result kind this scoring can give."""
@@ -268,6 +293,7 @@ class RungScore:
     """CP-RUNG-3, CP-RUNG-5: 7 for a win, 13 for court, 52 for baawan, 82 for biyasi."""
 
     kinds: frozenset[str] = frozenset({"win", "court", "baawan", "biyasi"})
+    counts_tens: ClassVar[bool] = False
 
     def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
@@ -287,6 +313,7 @@ class HandsScore:
     (CP-SS-3), a plain "win" or "kot" (CP-HK-9 without and with kot_both_sides)."""
 
     other_side: str = "gone_kot"
+    counts_tens: ClassVar[bool] = False
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -307,6 +334,7 @@ class MendikotScore:
     tens 2-2 the team with more tricks."""
 
     kinds: frozenset[str] = frozenset({"win", "mendikot"})
+    counts_tens: ClassVar[bool] = True
 
     def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
@@ -327,6 +355,7 @@ class ContractScore:
     the bid above 7. Only the bidding team's score changes."""
 
     kinds: frozenset[str] = frozenset({"made", "set"})
+    counts_tens: ClassVar[bool] = False
 
     def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
