@@ -28,6 +28,10 @@ certain (CP-RUNG-5), Hukum bids from a five-card point count (CP-HK-1/2/6). Thre
 were set by duplicate self-play (each deal played twice, the teams swapped); the comments
 beside them give the figures.
 
+What a variant is for comes from its rule facts (``cp.Rules``: ``trump_known``, ``piles``,
+``tens_count``, the piles' ace rule), built from the view's variant and options, never
+from comparing the variant's name.
+
 Everything is deterministic: ties are broken by a fixed order (higher rank, then suit
 order S H D C), so the same view always gives the same action.
 """
@@ -35,8 +39,10 @@ order S H D C), so the same view always gives the same action.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+from game.engine.courtpiece import Rules, TrumpKnown
 from game.engine.courtpiece.cards import ACE_RANK, CARD_INDEX, CARD_STR, SUIT_MASK, SUITS, TEN_RANK
 
 FULL = (1 << 52) - 1
@@ -58,8 +64,9 @@ def choose(view: Mapping[str, Any]) -> str:
     """An action for the seat whose view this is: one of its ``legal_actions``.
 
     ``view`` is ``cp.Match.view(seat)`` (the hand's view is under ``"hand"``) or
-    ``cp.Hand.view(seat)``. Raises ValueError when the seat has nothing to do. Never
-    returns ``timeout`` (it is never among a seat's legal actions)."""
+    ``cp.Hand.view(seat)``. Raises ValueError when the seat has nothing to do, or when
+    the view names a variant or options ``cp.Rules`` does not know. Never returns
+    ``timeout`` (it is never among a seat's legal actions)."""
     hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
     legal: list[str] = list(hv.get("legal_actions") or [])
     if not legal:
@@ -80,7 +87,24 @@ def choose(view: Mapping[str, Any]) -> str:
     return action
 
 
+def unseen_trumps(view: Mapping[str, Any]) -> int | None:
+    """How many trumps the seat whose view this is has not seen, as the bot counts them
+    when it plays (see the module docstring: a public trump in an opponent's hand counts,
+    one in partner's does not), or None while the seat knows no trump suit. ``view`` is
+    what :func:`choose` takes."""
+    hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
+    play = _Play(hv, list(hv.get("legal_actions") or []))
+    return play.unseen_trumps() if play.my_trump >= 0 else None
+
+
 # ---------------------------------------------------------------------------- helpers
+@lru_cache(maxsize=64)
+def _rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+    """The rules a view names. Built once per variant and option set: every decision
+    asks them for the variant's facts, and a decision takes about 0.1 ms."""
+    return Rules(variant, **dict(options))
+
+
 def _mask(cards: Sequence[str]) -> int:
     m = 0
     for c in cards:
@@ -198,8 +222,13 @@ class _Play:
     def __init__(self, hv: Mapping[str, Any], legal: list[str]) -> None:
         self.hv = hv
         self.legal = legal
-        self.variant: str = hv.get("variant", "")
-        self.options: Mapping[str, Any] = hv.get("options") or {}
+        options: Mapping[str, Any] = hv.get("options") or {}
+        rules = _rules(hv.get("variant", ""), tuple(sorted(options.items())))
+        # The variant's purpose, from its facts (see the module docstring).
+        self.by_first_void = rules.trump_known is TrumpKnown.BY_FIRST_VOID  # CP-BR-1
+        self.tens_game = rules.tens_count  # CP-MK-1
+        self.piles = rules.piles  # CP-DS-1
+        self.ace_keeps_pile = rules.collect is not None and rules.collect.ace_rule  # CP-DS-4
         self.seat: int = hv["seat"]
         self.partner = (self.seat + 2) % 4
         self.hand = _mask(hv["hand"])
@@ -213,7 +242,6 @@ class _Play:
         if hidden.get("card") and not hidden.get("revealed") and self.caller == self.seat:
             self.hidden_card = CARD_INDEX[hidden["card"]]
             self.my_trump = self.hidden_card // 13
-        self.by_first_void = self.variant in ("be_ranga", "mendikot")
 
         played = 0
         voids = [0, 0, 0, 0]  # per seat, a 4-bit set of suits it is known to lack
@@ -242,8 +270,6 @@ class _Play:
         self.trump_from: int = tf if isinstance(tf, int) else 0
         self.led = self.trick[0][1] // 13 if self.trick else -1
         self.pos = len(self.trick)
-        self.tens_game = self.variant == "mendikot"
-        self.piles = self.variant == "double_sar"
 
     def _public(self, hv: Mapping[str, Any]) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []
@@ -578,7 +604,7 @@ class _Play:
             # The face-down suit is no trump yet: keep its cards for after the reveal.
             others = [c for c in bosses if c // 13 != self.my_trump]
             bosses = others or bosses
-        if bosses and self.piles and self.options.get("ace_rule") and self.on_run():
+        if bosses and self.piles and self.ace_keeps_pile and self.on_run():
             # CP-DS-4: a trick won with an ace takes no pile; win it with something else.
             bosses = [c for c in bosses if c % 13 != ACE_RANK] or bosses
         if bosses:

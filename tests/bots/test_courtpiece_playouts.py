@@ -3,9 +3,11 @@ choice is legal (never ``timeout``) and every hand ends. It reads only the view.
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,6 +80,28 @@ def test_bot_reads_nothing_but_the_view(variant: str) -> None:
             hand = hand.apply(action)
 
 
+def variant_name_tests(source: str) -> list[str]:
+    """Comparisons in ``source`` with a variant's name (``variant == "mendikot"``,
+    ``variant in ("be_ranga", "mendikot")``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            for part in (node.left, *node.comparators):
+                for leaf in ast.walk(part):
+                    if isinstance(leaf, ast.Constant) and leaf.value in cp.VARIANTS:
+                        found.append(f"line {node.lineno}: {leaf.value!r}")
+    return found
+
+
+def test_bot_reads_rule_facts_not_variant_names() -> None:
+    """The variant's purpose comes from cp.Rules' facts (trump_known, piles, tens_count),
+    so a variant made of the same pieces is played the same way."""
+    assert variant_name_tests(Path(bot.__file__).read_text(encoding="utf-8")) == []
+    assert variant_name_tests(
+        'tens = self.variant == "mendikot"\nvoid = v in ("be_ranga", "mendikot")\n'
+    ) == ["line 1: 'mendikot'", "line 2: 'be_ranga'", "line 2: 'mendikot'"]
+
+
 def test_bot_is_deterministic() -> None:
     rules = cp.Rules("rung")
     a, _ = play_hand(rules, "same", [BOT] * 4)
@@ -110,9 +134,9 @@ def test_bot_trump_count_agrees_with_cp_trumps_out(variant: str) -> None:
                 hidden.get("revealed") and (view["caller"] - view["seat"]) % 2
             )
             if view["phase"] == "play" and not opponent_shown:
-                play = bot._Play(view, view["legal_actions"])
-                if play.my_trump >= 0:
-                    assert play.unseen_trumps() == len(cp.trumps_out(view))
+                count = bot.unseen_trumps(view)
+                if count is not None:  # the seat knows the trump suit
+                    assert count == len(cp.trumps_out(view))
                     checked += 1
             hand = hand.apply(bot.choose(view))
     assert checked > 50

@@ -215,7 +215,8 @@ class _GameFields:
         return self.rules.beaver and not self.length and self.cube * 4 <= MAX_CUBE
 
 
-_GAME_FIELDS = _GameFields.__slots__
+# Every field of a game (public: the tests try to write each one of a Game).
+GAME_FIELDS = _GameFields.__slots__
 
 
 class _Draft(_GameFields):
@@ -293,7 +294,7 @@ class _Draft(_GameFields):
         self.dice = None
         self._plays = ()
 
-    # --- the action steps, one per (phase, verb) of _STEPS ------------------------------
+    # --- the action steps, one per (phase, verb) of STEPS -------------------------------
     def _roll(self, arg: str) -> str:
         self._start_move(self._throw())
         return "roll"
@@ -360,7 +361,8 @@ class _Draft(_GameFields):
 
 
 # Which step each (phase, verb) runs; a pair not here is refused, saying what is open.
-_STEPS: dict[tuple[str, str], Callable[[_Draft, str], str]] = {
+# Public: the tests check that every pair here is one they cover.
+STEPS: dict[tuple[str, str], Callable[[_Draft, str], str]] = {
     (ROLL, "roll"): _Draft._roll,
     (ROLL, "double"): _Draft._double,
     (ROLL, "resign"): _Draft._resign,
@@ -452,7 +454,7 @@ class Game(_GameFields):
         g._play_names = None
         g.phase = ROLL
         g._set_up(position, turn)
-        _copy_fields(self, g, _GAME_FIELDS)
+        _copy_fields(self, g, GAME_FIELDS)
 
     # --- the protocol -----------------------------------------------------------------
     @property
@@ -493,7 +495,7 @@ class Game(_GameFields):
         check_turn(mover, seat)
         assert mover is not None
         verb, colon, arg = action.partition(":")
-        step = _STEPS.get((self.phase, verb))
+        step = STEPS.get((self.phase, verb))
         if step is None or (colon and verb not in _WITH_ARGUMENT):
             raise IllegalMove(self._why_not(action))
         g = _thaw(self)
@@ -623,7 +625,7 @@ def _check_game_options(
 
 def _thaw(game: Game) -> _Draft:
     g = object.__new__(_Draft)
-    _copy_fields(g, game, _GAME_FIELDS)
+    _copy_fields(g, game, GAME_FIELDS)
     return g
 
 
@@ -662,7 +664,8 @@ class _MatchFields:
         return max(self.scores) >= self.length
 
 
-_MATCH_FIELDS = _MatchFields.__slots__
+# Every field of a match (public for the same tests as GAME_FIELDS).
+MATCH_FIELDS = _MatchFields.__slots__
 
 
 class _MatchDraft(_MatchFields):
@@ -760,7 +763,7 @@ class Match(_MatchFields):
         m.games = ()
         m.game_history = ()
         m._new_game(first_throw=0, crawford=False)
-        _copy_fields(self, m, _MATCH_FIELDS)
+        _copy_fields(self, m, MATCH_FIELDS)
 
     # --- the protocol -----------------------------------------------------------------
     @property
@@ -792,7 +795,7 @@ class Match(_MatchFields):
             raise IllegalMove("the match is over")
         game = self.game.apply(action, seat)  # raises IllegalMove; nothing changes
         m = object.__new__(_MatchDraft)
-        _copy_fields(m, self, _MATCH_FIELDS)
+        _copy_fields(m, self, MATCH_FIELDS)
         mover, done = game.history[-1]
         m.game_history = (*self.game_history, (len(self.games), mover, done))
         m.game = game

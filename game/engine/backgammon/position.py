@@ -10,7 +10,10 @@ on the bar for a non-double, three for a double) take shortcuts that name a play
 moves' sources only, with small ints, and leave the board of a play to be worked out
 when it is asked for (Play.key): a random game asks for one play's board a turn. The
 general search stays as the reference the shortcuts are proved against
-(tests/engine/backgammon/test_fast_paths.py).
+(tests/engine/backgammon/test_fast_paths.py), so its parts have public names for those
+tests: ``steps`` (one checker, one die), ``single_plays`` and ``double_plays`` (the search),
+``occupied`` and ``opponent_masks`` (its masks), the key layout ``KEY_SHIFT`` and
+``HITS_MASK``, and ``resulting_position`` (a key's board as a Position).
 
 A ``Position`` is (mine, theirs): mine = the player on roll. The opponent's point p is
 the roller's point 25 - p.
@@ -72,12 +75,12 @@ _ONE = _flag_table(lambda n: int(n == 1))
 _NONZERO_BE = bytes((int(c >> 4 > 0) << 4) | int(c & 15 > 0) for c in range(256))
 
 
-def _occupied(b: int) -> int:
+def occupied(b: int) -> int:
     """Bit s set when slot s (1..25) holds a checker; the off slot is left out."""
     return int(b.to_bytes(13, "big").translate(_NONZERO_BE).hex(), 2) & ~1
 
 
-def _opponent_masks(theirs: int) -> tuple[int, int]:
+def opponent_masks(theirs: int) -> tuple[int, int]:
     """(blocked, blots) as bit masks over the roller's points 1..24.
 
     Their slot q is the roller's point 25 - q. The side's bytes are mapped through a
@@ -223,12 +226,12 @@ class Position(NamedTuple):
 # the (blocked, blots) masks are computed once.
 
 
-def _steps(
+def steps(
     b: int, occ: int, hits: int, d: int, blocked: int, blots: int, max_src: int = BAR
 ) -> list[tuple[int, int, int, int, int]]:
     """Every legal single move with die d: (src, dst, b', occ', hits').
 
-    Only sources <= max_src (used to order the moves of a double, see _double_plays).
+    Only sources <= max_src (used to order the moves of a double, see double_plays).
     """
     out: list[tuple[int, int, int, int, int]] = []
     if occ >> BAR:  # BG-8: the bar enters first, on the opponent's home board
@@ -270,9 +273,9 @@ _MOVE: tuple[tuple[int, ...], ...] = tuple(
 )
 # A play's result key is one int, (b << 25) | hits: ints are not tracked by the garbage
 # collector, and tuples made by the thousand were (see bench/backgammon.py).
-_K = 25
-_HITS = (1 << _K) - 1
-_MOVE_K: tuple[tuple[int, ...], ...] = tuple(tuple(m << _K for m in row) for row in _MOVE)
+KEY_SHIFT = 25
+HITS_MASK = (1 << KEY_SHIFT) - 1
+_MOVE_K: tuple[tuple[int, ...], ...] = tuple(tuple(m << KEY_SHIFT for m in row) for row in _MOVE)
 # _ABOVE[d]: mask of slots whose checker moved d does not reach the off slot.
 _ABOVE: tuple[int, ...] = tuple(~((2 << d) - 1) & ((1 << 26) - 1) for d in range(7))
 _OUT_NIBBLES = (1 << 72) - 1  # slots 7..24 once shifted down by 7 slots
@@ -299,7 +302,7 @@ def _bits(mask: int) -> tuple[int, ...]:
     return _LOW_BITS[mask & 8191] + _HIGH_BITS[mask >> 13]
 
 
-# Big-endian bytes, as for _occupied: the flags of slots holding exactly one checker.
+# Big-endian bytes, as for occupied: the flags of slots holding exactly one checker.
 _LONE_BE = bytes((int(c >> 4 == 1) << 4) | int(c & 15 == 1) for c in range(256))
 
 
@@ -357,13 +360,13 @@ def _pair_key(pos: Position, d1: int, d2: int, x: int, y: int) -> int:
     hits = 1 << t1 if (theirs >> 4 * (BAR - t1)) & 15 == 1 else 0
     if (theirs >> 4 * (BAR - t2)) & 15 == 1:  # BG-7: every landing on a blot hits it
         hits |= 1 << t2
-    return (pos.mine << _K) + _MOVE_K[d1][x] + _MOVE_K[d2][y] + hits
+    return (pos.mine << KEY_SHIFT) + _MOVE_K[d1][x] + _MOVE_K[d2][y] + hits
 
 
 def _compact_key(pos: Position, d: int, code: int) -> int:
     """The result key of a _fast_double_plays code: 5-bit sources, each moving d."""
     theirs = pos.theirs
-    key = pos.mine << _K
+    key = pos.mine << KEY_SHIFT
     move = _MOVE_K[d]
     hits = 0
     while code:
@@ -407,18 +410,18 @@ def _fast_bar_single_plays(
     return plays
 
 
-def _single_plays(b: int, occ: int, blocked: int, blots: int, d1: int, d2: int) -> dict[int, None]:
+def single_plays(b: int, occ: int, blocked: int, blots: int, d1: int, d2: int) -> dict[int, None]:
     """Result keys of every legal play of a non-double roll (BG-6)."""
     full: dict[int, None] = {}
     one: dict[int, dict[int, None]] = {d1: {}, d2: {}}
     for da, db in ((d1, d2), (d2, d1)):
-        for _s, _t, b1, o1, h1 in _steps(b, occ, 0, da, blocked, blots):
-            seconds = _steps(b1, o1, h1, db, blocked, blots)
+        for _s, _t, b1, o1, h1 in steps(b, occ, 0, da, blocked, blots):
+            seconds = steps(b1, o1, h1, db, blocked, blots)
             if seconds:
                 for _s2, _t2, b2, _o2, h2 in seconds:
-                    full[(b2 << _K) | h2] = None
+                    full[(b2 << KEY_SHIFT) | h2] = None
             elif not full:
-                one[da][(b1 << _K) | h1] = None
+                one[da][(b1 << KEY_SHIFT) | h1] = None
     if full:
         return full
     # BG-6: only one number can be played: the higher if it can be, else the lower.
@@ -436,7 +439,7 @@ def _fast_double_plays(b: int, occ: int, blocked: int, d: int, on_bar: int = 0) 
     legal exactly when its source holds a checker and its landing point is not made by
     the opponent.
 
-    Moves are taken with non-increasing sources, as in _double_plays, and a play comes
+    Moves are taken with non-increasing sources, as in double_plays, and a play comes
     back as the small code of its sources, 5 bits each, the last move lowest (see
     _compact_key). Each multiset of sources is tried once and gives its own position (a
     source's count of moves follows from the board, highest point down), so nothing is
@@ -484,7 +487,7 @@ def _fast_double_plays(b: int, occ: int, blocked: int, d: int, on_bar: int = 0) 
     return last or [node[0] for node in frontier]
 
 
-def _double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[int, None]:
+def double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[int, None]:
     """Result keys of every legal play of a double: as many moves as possible.
 
     Moves are generated with non-increasing source points, so each multiset of moves is
@@ -498,7 +501,7 @@ def _double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[in
         nxt = []
         seen: set[tuple[int, int, int]] = set()
         for cb, co, ch, ms in frontier:
-            for s, _t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots, ms):
+            for s, _t, nb, no, nh in steps(cb, co, ch, d, blocked, blots, ms):
                 key = (nb, nh, s)
                 if key not in seen:
                     seen.add(key)
@@ -509,11 +512,11 @@ def _double_plays(b: int, occ: int, blocked: int, blots: int, d: int) -> dict[in
         frontier = nxt
     if best:
         for cb, _co, ch, _ms in frontier:
-            found[(cb << _K) | ch] = None
+            found[(cb << KEY_SHIFT) | ch] = None
     return found
 
 
-def _result(pos: Position, b: int, hits: int) -> Position:
+def resulting_position(pos: Position, b: int, hits: int) -> Position:
     """The position after the roller's checkers became b, with the opponent on roll."""
     theirs = pos.theirs
     while hits:
@@ -556,7 +559,7 @@ class Play(tuple[Any, ...]):
             (pos, (d1, d2)), x, y = self
             return _pair_key(pos, d1, d2, x, y)
         (pos, (d1, _d2)), code = self
-        if code >> _K:
+        if code >> KEY_SHIFT:
             return code
         return _compact_key(pos, d1, code)
 
@@ -564,7 +567,7 @@ class Play(tuple[Any, ...]):
     def after(self) -> Position:
         """The resulting position, opponent on roll."""
         key = self.key
-        return _result(self[0][0], key >> _K, key & _HITS)
+        return resulting_position(self[0][0], key >> KEY_SHIFT, key & HITS_MASK)
 
     def moves(self) -> list[tuple[int, int, bool]]:
         """One sequence of single-die moves (from, to, hit) that makes this play; points
@@ -591,13 +594,13 @@ def _check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 
 def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
-    """Each shortcut where its precondition holds; the general search (_single_plays,
-    _double_plays) for everything else and wherever a non-double's shortcut hands the
+    """Each shortcut where its precondition holds; the general search (single_plays,
+    double_plays) for everything else and wherever a non-double's shortcut hands the
     roll back. The search is the reference: tests/engine/backgammon/test_fast_paths.py
     checks every shortcut against it and asserts which part answered."""
-    blocked, blots = _opponent_masks(pos.theirs)
+    blocked, blots = opponent_masks(pos.theirs)
     b = pos.mine
-    occ = _occupied(b)
+    occ = occupied(b)
     ctx = (pos, (d1, d2))
     found: Iterable[int]
     if d1 == d2:
@@ -607,7 +610,7 @@ def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
         if on_bar < 4 and _outside(b) + 2 * on_bar >= 4:
             found = _fast_double_plays(b, occ, blocked, d1, on_bar)
         else:
-            found = _double_plays(b, occ, blocked, blots, d1)
+            found = double_plays(b, occ, blocked, blots, d1)
     else:
         if not occ >> BAR:
             if _outside(b) >= 2:
@@ -618,7 +621,7 @@ def _plays(pos: Position, d1: int, d2: int) -> list[Play]:
             plays = _fast_bar_single_plays(ctx, occ, blocked, blots, d1, d2)
             if plays:
                 return plays
-        found = _single_plays(b, occ, blocked, blots, d1, d2)
+        found = single_plays(b, occ, blocked, blots, d1, d2)
     return list(map(Play, zip(repeat(ctx), found)))
 
 
@@ -661,7 +664,7 @@ def _move_paths(pos: Position, d1: int, d2: int) -> dict[int, tuple[tuple[int, i
     """For every result key reachable with this roll, the first single-die move sequence
     that reaches it, in a fixed search order: the higher die first, lower source points
     first. One search serves the notation of every play of the roll."""
-    blocked, blots = _opponent_masks(pos.theirs)
+    blocked, blots = opponent_masks(pos.theirs)
     first: dict[int, tuple[tuple[int, int, bool], ...]] = {}
 
     def search(
@@ -675,16 +678,16 @@ def _move_paths(pos: Position, d1: int, d2: int) -> dict[int, tuple[tuple[int, i
         depth = len(path)
         if depth == len(order):
             return
-        for s, t, nb, no, nh in _steps(cb, co, ch, order[depth], blocked, blots):
+        for s, t, nb, no, nh in steps(cb, co, ch, order[depth], blocked, blots):
             if (nb, nh, depth) in seen:  # explored already, and found first there
                 continue
             seen.add((nb, nh, depth))
             step = (*path, (s, t, bool(((nh ^ ch) >> t) & 1) if t else False))
-            first.setdefault((nb << _K) | nh, step)
+            first.setdefault((nb << KEY_SHIFT) | nh, step)
             search(nb, no, nh, order, step, seen)
 
     for order in [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]:
-        search(pos.mine, _occupied(pos.mine), 0, order, (), set())
+        search(pos.mine, occupied(pos.mine), 0, order, (), set())
     return first
 
 
@@ -781,7 +784,7 @@ def _realize(
     enter before either moves on, and in "8/off 7/off" with 4-4 both reach home before
     either bears off.
     """
-    blocked, blots = _opponent_masks(pos.theirs)
+    blocked, blots = opponent_masks(pos.theirs)
     d1, d2 = dice
     results: set[int] = set()
 
@@ -789,7 +792,7 @@ def _realize(
         cb: int, co: int, ch: int, pool: tuple[int, ...], todo: tuple[tuple[int, int], ...]
     ) -> None:
         if not todo:
-            results.add((cb << _K) | ch)
+            results.add((cb << KEY_SHIFT) | ch)
             return
         for i, (here, goal) in enumerate(todo):
             if (here, goal) in todo[:i]:
@@ -797,14 +800,14 @@ def _realize(
             for j, d in enumerate(pool):
                 if d in pool[:j]:
                     continue
-                for s, t, nb, no, nh in _steps(cb, co, ch, d, blocked, blots):
+                for s, t, nb, no, nh in steps(cb, co, ch, d, blocked, blots):
                     if s == here and t >= goal:
                         moved = () if t == goal else ((t, goal),)
                         rest = (*todo[:i], *moved, *todo[i + 1 :])
                         walk(nb, no, nh, pool[:j] + pool[j + 1 :], rest)
 
     pool = (d1,) * 4 if d1 == d2 else (d1, d2)
-    walk(pos.mine, _occupied(pos.mine), 0, pool, tuple((a, c) for a, c, _ in segments))
+    walk(pos.mine, occupied(pos.mine), 0, pool, tuple((a, c) for a, c, _ in segments))
     return results
 
 
@@ -835,7 +838,7 @@ def find_play(pos: Position, dice: tuple[int, int], text: str) -> Play:
         for _a, c, star in segments:
             if star:
                 starred |= 1 << c
-        legal = [key for key in legal if key & _HITS == starred]
+        legal = [key for key in legal if key & HITS_MASK == starred]
         if len(legal) != 1:
             raise IllegalMove(
                 f"{text!r} is ambiguous with {dice[0]}-{dice[1]}: write the intermediate "

@@ -4,7 +4,9 @@
     hand = cp.new_hand(cp.Rules(variant="rung"), dealer=3, seed="…")
     hand = hand.apply(hand.legal_actions()[0])
 
-A variant is a :class:`Variant` made of the pieces in :mod:`.behaviour` (see ``rules.py``).
+A variant is a :class:`Variant` made of the pieces in :mod:`.behaviour` (see ``rules.py``);
+its rule facts (``Rules.trump_known``, ``piles``, ``tens_count``, ``plain_trick_taking``,
+``match_measure``) come from those pieces.
 """
 
 from typing import TYPE_CHECKING
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..protocol import GameState, IllegalAction
 from . import behaviour
 from .analysis import find_reneges, trumps_out
+from .behaviour import TrumpKnown
 from .hand import Hand, new_hand
 from .match import Match
 from .record import from_record, to_record
@@ -28,6 +31,7 @@ __all__ = [
     "MatchResult",
     "Option",
     "Rules",
+    "TrumpKnown",
     "Variant",
     "behaviour",
     "by_option",

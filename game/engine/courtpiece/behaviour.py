@@ -4,13 +4,14 @@ A :class:`~.rules.Variant` names one piece for each thing variants disagree on:
 
 - **calling** — how trump is decided: :class:`NameSuit` (Rung, Single Sar, Double Sar,
   Hukum without bidding), :class:`HideCard` (Hidden Rung), :class:`NoCall` (Be-Ranga,
-  Mendikot: the first void player fixes trump), :class:`Bidding` (Hukum);
+  Mendikot: the first void player fixes trump), :class:`Bidding` (Hukum); each says when
+  everyone knows trump (:class:`TrumpKnown`);
 - **ending** — when a hand stops before its 13th trick: :func:`first_to_seven`,
   :func:`court_needs_all_13`, :func:`all_thirteen`;
 - **collect** — how a won trick is counted: one each (None) or :class:`Piles` (Double Sar);
 - **scoring** — what a finished hand is worth: :class:`RungScore`, :class:`HandsScore`,
   :class:`MendikotScore`, :class:`ContractScore`; each declares the result kinds it can
-  give;
+  give, and whether the tens decide the hand (``counts_tens``);
 - **succession** — who deals first and next: :data:`CALLER_KEEPS_WINNING` (Rung),
   :data:`DEAL_PASSES_ON`, :data:`LOSERS_DEAL` (Hukum);
 - **measure** — how the match is won: :data:`POINTS`, :data:`HANDS`, :data:`DIFFERENCE`.
@@ -18,25 +19,113 @@ A :class:`~.rules.Variant` names one piece for each thing variants disagree on:
 ``hand.py`` and ``match.py`` call these and never ask which variant they play, so a new
 variant made of these pieces is one entry in ``rules.VARIANTS``; a new kind of behaviour
 is a new piece here.
+
+The pieces sit below the hand: they read a hand through :class:`HandState` (which
+``hand.Hand`` satisfies) and never change one. Where a piece decides that something
+should happen to the hand (the partner's clock ran out: :meth:`NameSuit.partner_timeout`)
+it returns what (:class:`TurnUp`, :class:`PlaceFaceDown`) and the hand does it. So this
+module imports nothing that imports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from enum import StrEnum
+from typing import ClassVar, Protocol
 
 from .actions import BID, CALL, CALL_ACTION, HIDE_ACTION, PLAY
 from .cards import ACE_RANK, TEN_RANK, TENS_MASK
 from .results import HandResult
 
-if TYPE_CHECKING:
-    from .hand import Hand
-
 NO_KINDS: frozenset[str] = frozenset()
+
+Trick = tuple[int, tuple[int, ...], int]  # leader, cards in play order, winner
+
+
+# ---------------------------------------------------------------------------- the hand
+class HandState(Protocol):
+    """What the pieces read from a hand (``hand.Hand`` is one), and nothing more."""
+
+    @property
+    def deals(self) -> tuple[tuple[int, ...], ...]:
+        """The deal as received: 4 tuples of 13 cards, the first five first (CP-4)."""
+        ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def first_chooser(self) -> int:
+        """The seat after the dealer (CP-SS-4)."""
+        ...
+
+    @property
+    def passed(self) -> bool:
+        """The first chooser passed the call to partner (CP-SS-4)."""
+        ...
+
+    @property
+    def caller(self) -> int | None:
+        """The seat that decided trump; None when nobody called (CP-BR-1)."""
+        ...
+
+    @property
+    def contract(self) -> tuple[int, int] | None:
+        """(tricks bid, bidder) in Hukum (CP-HK-4, CP-HK-5)."""
+        ...
+
+    @property
+    def claimer(self) -> int:
+        """The seat that made the 82 claim, or -1 (CP-RUNG-5)."""
+        ...
+
+    @property
+    def won(self) -> tuple[int, int]:
+        """Tricks per team (Double Sar: collected from piles)."""
+        ...
+
+    @property
+    def result(self) -> HandResult | None: ...
+
+    def tricks(self) -> list[Trick]:
+        """Completed tricks, oldest first."""
+        ...
+
+
+@dataclass(frozen=True)
+class TurnUp:
+    """What should happen: ``card`` is shown to all and its suit is trump, called by
+    ``seat`` (CP-SS-4)."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class PlaceFaceDown:
+    """What should happen: ``card`` leaves ``seat``'s hand face down as the trump card,
+    ``seat`` calling (CP-HID-1); ``blind``: nobody has seen it, ``seat`` included
+    (CP-HID-7)."""
+
+    seat: int
+    card: int
+    blind: bool
+
+
+TrumpCard = TurnUp | PlaceFaceDown
 
 
 # ---------------------------------------------------------------------------- calling
+class TrumpKnown(StrEnum):
+    """When every player knows the trump suit. A str: it reads, compares and serialises
+    as its value."""
+
+    FROM_START = "from_start"  # before the first card (CP-RUNG-1, CP-SS-4, CP-HK-5)
+    WHEN_REVEALED = "when_revealed"  # face down until turned up (CP-HID-1, CP-HID-3)
+    BY_FIRST_VOID = "by_first_void"  # fixed in play by the first void card (CP-BR-1)
+
+
 @dataclass(frozen=True)
 class NameSuit:
     """The first chooser names trump from the suits of their first five cards
@@ -55,13 +144,24 @@ class NameSuit:
     def kinds(self) -> frozenset[str]:
         return frozenset({"redeal"}) if self.redeal else NO_KINDS
 
-    def actions(self, hand: Hand, seat: int) -> tuple[str, ...]:
+    @property
+    def trump_known(self) -> TrumpKnown:
+        """When everyone knows trump: named, turned up (the 13th card, the partner's
+        timeout) or bid before the first card, unless the card lies face down or trump
+        waits for the first void card."""
+        if self.hides:
+            return TrumpKnown.WHEN_REVEALED
+        if self.trump_by_first_void:
+            return TrumpKnown.BY_FIRST_VOID
+        return TrumpKnown.FROM_START
+
+    def actions(self, hand: HandState, seat: int) -> tuple[str, ...]:
         """The call-phase actions of ``seat`` (the partner after a pass, CP-SS-4)."""
         five = hand.deals[seat][:5]
         suits = sorted({c // 13 for c in five})
         return (*(CALL_ACTION[s] for s in suits), *self._others(hand, five))
 
-    def _others(self, hand: Hand, five: tuple[int, ...]) -> list[str]:
+    def _others(self, hand: HandState, five: tuple[int, ...]) -> list[str]:
         """What may be done instead of naming trump (CP-RUNG-1, CP-SS-4)."""
         out = []
         if self.thirteenth:
@@ -72,10 +172,10 @@ class NameSuit:
             out.append("pass")
         return out
 
-    def partner_timeout(self, hand: Hand) -> None:
-        """CP-SS-4: the partner's clock ran out: the first chooser's 6th card is turned up
-        and its suit is trump."""
-        hand._turn_up(hand.first_chooser, hand.deals[hand.first_chooser][5])
+    def partner_timeout(self, hand: HandState) -> TrumpCard:
+        """CP-SS-4: the partner's clock ran out: the first chooser's 6th card is to be
+        turned up, its suit trump."""
+        return TurnUp(hand.first_chooser, hand.deals[hand.first_chooser][5])
 
 
 @dataclass(frozen=True)
@@ -84,13 +184,13 @@ class HideCard(NameSuit):
 
     hides: ClassVar[bool] = True
 
-    def actions(self, hand: Hand, seat: int) -> tuple[str, ...]:
+    def actions(self, hand: HandState, seat: int) -> tuple[str, ...]:
         five = hand.deals[seat][:5]
         return (*(HIDE_ACTION[c] for c in sorted(five, reverse=True)), *self._others(hand, five))
 
-    def partner_timeout(self, hand: Hand) -> None:
-        """CP-HID-7: the first chooser's 6th card is placed face down, unseen by all."""
-        hand._hide(hand.first_chooser, hand.deals[hand.first_chooser][5], blind=True)
+    def partner_timeout(self, hand: HandState) -> TrumpCard:
+        """CP-HID-7: the first chooser's 6th card is to be placed face down, unseen by all."""
+        return PlaceFaceDown(hand.first_chooser, hand.deals[hand.first_chooser][5], blind=True)
 
 
 @dataclass(frozen=True)
@@ -154,12 +254,15 @@ class Piles:
 
 # ---------------------------------------------------------------------------- scoring
 class Scoring(Protocol):
+    # Whether the tens decide the hand (CP-MK-1), so a trick is worth more than one.
+    counts_tens: ClassVar[bool]
+
     @property
     def kinds(self) -> frozenset[str]:
         """Every result kind this scoring can give."""
         ...
 
-    def score(self, hand: Hand) -> HandResult: ...
+    def score(self, hand: HandState) -> HandResult: ...
 
 
 @dataclass(frozen=True)
@@ -173,7 +276,7 @@ class _Outcome:
     caller_team: int | None
 
     @classmethod
-    def of(cls, hand: Hand) -> _Outcome:
+    def of(cls, hand: HandState) -> _Outcome:
         won = hand.won
         winner = 0 if won[0] > won[1] else 1
         caller = hand.caller  # None when nobody called (Be-Ranga, Mendikot)
@@ -190,8 +293,9 @@ class RungScore:
     """CP-RUNG-3, CP-RUNG-5: 7 for a win, 13 for court, 52 for baawan, 82 for biyasi."""
 
     kinds: frozenset[str] = frozenset({"win", "court", "baawan", "biyasi"})
+    counts_tens: ClassVar[bool] = False
 
-    def score(self, hand: Hand) -> HandResult:
+    def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
         if o.shut_out and o.winner == o.caller_team:
             if hand.claimer >= 0 and hand.claimer & 1 == o.winner:
@@ -209,12 +313,13 @@ class HandsScore:
     (CP-SS-3), a plain "win" or "kot" (CP-HK-9 without and with kot_both_sides)."""
 
     other_side: str = "gone_kot"
+    counts_tens: ClassVar[bool] = False
 
     @property
     def kinds(self) -> frozenset[str]:
         return frozenset({"win", "kot", self.other_side})
 
-    def score(self, hand: Hand) -> HandResult:
+    def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
         if not o.shut_out:
             return o.result("win", 1)
@@ -229,8 +334,9 @@ class MendikotScore:
     tens 2-2 the team with more tricks."""
 
     kinds: frozenset[str] = frozenset({"win", "mendikot"})
+    counts_tens: ClassVar[bool] = True
 
-    def score(self, hand: Hand) -> HandResult:
+    def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
         tens = [0, 0]
         for _, cards, winner in hand.tricks():
@@ -249,8 +355,9 @@ class ContractScore:
     the bid above 7. Only the bidding team's score changes."""
 
     kinds: frozenset[str] = frozenset({"made", "set"})
+    counts_tens: ClassVar[bool] = False
 
-    def score(self, hand: Hand) -> HandResult:
+    def score(self, hand: HandState) -> HandResult:
         o = _Outcome.of(hand)
         assert hand.contract is not None  # the bidding always ends with one (CP-HK-4)
         bid, bidder = hand.contract
@@ -271,7 +378,7 @@ class Succession:
     dealer whatever the variant (CP-RUNG-5a): the match handles that."""
 
     first_dealer: Callable[[int], int]
-    next_dealer: Callable[[Hand], int]
+    next_dealer: Callable[[HandState], int]
 
 
 def toss_winner_calls(toss_winner: int) -> int:
@@ -284,7 +391,7 @@ def toss_winner_deals(toss_winner: int) -> int:
     return toss_winner
 
 
-def _caller_keeps_winning(hand: Hand) -> int:
+def _caller_keeps_winning(hand: HandState) -> int:
     """CP-RUNG-6: the caller calls again while their team wins; a loss passes the call to
     the next seat; all 13 (court, biyasi) passes it to the caller's partner."""
     result, caller = hand.result, hand.caller
@@ -298,12 +405,12 @@ def _caller_keeps_winning(hand: Hand) -> int:
     return (nxt - 1) % 4  # CP-11: the dealer sits before the caller
 
 
-def _one_seat_on(hand: Hand) -> int:
+def _one_seat_on(hand: HandState) -> int:
     """CP-SS-1: the deal passes on one seat each hand."""
     return (hand.dealer + 1) % 4
 
 
-def _losers_deal(hand: Hand) -> int:
+def _losers_deal(hand: HandState) -> int:
     """CP-HK-8: the losing team deals: the same dealer if it was theirs, else the next."""
     assert hand.result is not None and hand.result.winner is not None
     losers = 1 - hand.result.winner

@@ -17,6 +17,7 @@ from typing import Any
 from .. import fair
 from ..protocol import IllegalAction, check_turn
 from .actions import BID, BID_ACTION, CALL, OVER, PARSE, PLAY, PLAY_ACTION, bid_code, parse
+from .behaviour import PlaceFaceDown, Trick, TrumpCard, TurnUp
 from .cards import CARD_INDEX, CARD_STR, FULL_DECK, SUIT_MASK, SUIT_NAMES, SUITS, display_order
 from .results import HandResult
 from .rules import Rules
@@ -36,7 +37,6 @@ _SUIT_TABLES: tuple[list[tuple[str, ...]], ...] = tuple(
 )
 
 Deal = tuple[tuple[int, ...], ...]
-Trick = tuple[int, tuple[int, ...], int]  # leader, cards in play order, winner
 # Persistent cons lists (previous node, entry...): apply() appends in O(1) and no list is
 # copied per action; the list is built only when someone asks for it.
 ActionLog = tuple[Any, int, str] | None
@@ -195,7 +195,7 @@ class Hand:
         if legal is None:
             legal = state["_legal"] = self._compute_legal()
         if text not in legal and not (kind == "timeout" and self.timeout_legal):
-            raise IllegalAction(_WHY[kind](self, arg))
+            raise IllegalAction(WHY_REFUSED[kind](self, arg))
         new = object.__new__(Hand)
         d = new.__dict__
         d.update(state)  # the one-dict copy (see the comment at the top of the class)
@@ -203,7 +203,7 @@ class Hand:
         actor = state["to_move"]
         d["_log"] = (state["_log"], actor, text)
         if kind != "play":
-            _TRANSITIONS[kind](new, arg)
+            TRANSITIONS[kind](new, arg)
             return new
         # Playing a card is most of every hand: done inline (bots search through here).
         # A card is in one hand only, so clearing its bit in all four clears it in the
@@ -314,7 +314,7 @@ class Hand:
         return ("reveal",) if seat == self.caller else ()
 
     # ------------------------------------------------------------------ explanations
-    # One per action kind (the table _WHY below): why that action is refused now.
+    # One per action kind (the table WHY_REFUSED below): why that action is refused now.
     def _why_timeout(self, _: int) -> str:
         return (
             "timeout is applied by the table only while trump is being called, in a game "
@@ -397,7 +397,7 @@ class Hand:
         return "only the caller reveals, and only when leading"
 
     # ------------------------------------------------------------------ transitions
-    # One per action kind but play (the table _TRANSITIONS below). Each changes a fresh
+    # One per action kind but play (the table TRANSITIONS below). Each changes a fresh
     # copy made by apply(), never a state anyone else holds.
     def _set(self, **values: Any) -> None:
         self.__dict__.update(values)
@@ -434,22 +434,23 @@ class Hand:
         if not self.passed:
             self._set(passed=True, to_move=(self._mover + 2) % 4)
         else:
-            self.rules.calling.partner_timeout(self)
+            self._place_trump_card(self.rules.calling.partner_timeout(self))
 
-    def _turn_up(self, seat: int, card: int) -> None:
-        """``card``'s suit is trump and the card is shown to all; ``seat`` calls (CP-SS-4)."""
-        self._set(caller=seat, tsuit=card // 13, trump_from=0, turned_card=card)
-        self._start_play(seat)
-
-    def _hide(self, seat: int, card: int, blind: bool) -> None:
-        """``card`` leaves ``seat``'s hand face down as trump (CP-HID-1, CP-HID-7)."""
-        hands = list(self.hands)
-        hands[seat] &= ~_BIT[card]
-        self._set(caller=seat, hidden_card=card, blind=blind, hands=tuple(hands))
+    def _place_trump_card(self, step: TrumpCard) -> None:
+        """Do what the calling decided about the trump card, and start the play."""
+        seat, card = step.seat, step.card
+        if isinstance(step, TurnUp):
+            # CP-SS-4: the card's suit is trump and the card is shown to all.
+            self._set(caller=seat, tsuit=card // 13, trump_from=0, turned_card=card)
+        else:
+            # CP-HID-1, CP-HID-7: the card leaves the hand face down as trump.
+            hands = list(self.hands)
+            hands[seat] &= ~_BIT[card]
+            self._set(caller=seat, hidden_card=card, blind=step.blind, hands=tuple(hands))
         self._start_play(seat)
 
     def _do_hide(self, card: int) -> None:
-        self._hide(self._mover, card, blind=False)
+        self._place_trump_card(PlaceFaceDown(self._mover, card, blind=False))
 
     def _do_bid(self, code: int) -> None:
         number, suit = divmod(code, 4)
@@ -697,8 +698,9 @@ def _trick_winner(cards: tuple[int, ...], trump: int, trump_from: int) -> tuple[
     return position, best
 
 
-# Action kind -> transition (every kind but play, which apply() does inline).
-_TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
+# Action kind -> transition (every kind but play, which apply() does inline). This table
+# and WHY_REFUSED are public so the tests can check that every action kind has both.
+TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
     "call": Hand._do_call,
     "hide": Hand._do_hide,
     "bid": Hand._do_bid,
@@ -712,7 +714,7 @@ _TRANSITIONS: dict[str, Callable[[Hand, int], None]] = {
 }
 
 # Action kind -> why it is refused now.
-_WHY: dict[str, Callable[[Hand, int], str]] = {
+WHY_REFUSED: dict[str, Callable[[Hand, int], str]] = {
     "play": Hand._why_play,
     "call": Hand._why_call,
     "hide": Hand._why_hide,

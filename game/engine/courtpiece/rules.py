@@ -17,12 +17,21 @@ call the resolved pieces, so **a new variant is one more entry in** :data:`VARIA
 
 ``Rules(variant=...)`` also takes a ``Variant`` object, so one can be tried out without
 being listed.
+
+**Rule facts.** Pages, forms and bots ask a few questions of a game: when is trump known,
+do tricks pile up, do the tens count, is the card play plain trick-taking, how is the
+match measured. ``Rules`` answers them for its options (``rules.trump_known``,
+``rules.piles``, ``rules.tens_count``, ``rules.plain_trick_taking``,
+``rules.match_measure``) and ``Variant`` for every option set at once (the same names;
+None where the answer depends on the options). Both work them out from the pieces, never
+from the variant's name, so a new variant made of pieces knows its facts too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import product
 from typing import Any, Generic, TypeVar
 
@@ -46,6 +55,7 @@ from .behaviour import (
     RungScore,
     Scoring,
     Succession,
+    TrumpKnown,
     all_thirteen,
     court_needs_all_13,
     first_to_seven,
@@ -101,9 +111,42 @@ class Variant:
     def kinds(self) -> frozenset[str]:
         """Every result kind a hand of this variant can end with, over all its options."""
         out: frozenset[str] = frozenset()
-        for options in self.option_sets():
-            out |= Rules(self, **options).kinds
+        for rules in self._every_rules:
+            out |= rules.kinds
         return out
+
+    # Rule facts that hold for every option set (see Rules for their meaning); None
+    # where the options change the answer.
+    @property
+    def trump_known(self) -> TrumpKnown | None:
+        return self._same(lambda r: r.trump_known)
+
+    @property
+    def piles(self) -> bool | None:
+        return self._same(lambda r: r.piles)
+
+    @property
+    def tens_count(self) -> bool | None:
+        return self._same(lambda r: r.tens_count)
+
+    @property
+    def plain_trick_taking(self) -> bool | None:
+        return self._same(lambda r: r.plain_trick_taking)
+
+    @property
+    def match_measure(self) -> str | None:
+        """Hukum: None ("difference" with bidding, "hands" without)."""
+        return self._same(lambda r: r.match_measure)
+
+    @cached_property
+    def _every_rules(self) -> tuple[Rules, ...]:
+        # Kept on the instance (cached_property writes __dict__ directly, which a frozen
+        # dataclass allows): a variant's option sets never change.
+        return tuple(Rules(self, **options) for options in self.option_sets())
+
+    def _same(self, fact: Callable[[Rules], T]) -> T | None:
+        values = {fact(rules) for rules in self._every_rules}
+        return values.pop() if len(values) == 1 else None
 
 
 def _resolve(piece: T | Choose[T], options: Mapping[str, Any]) -> T:
@@ -203,6 +246,25 @@ class Rules:
     variant's pieces, resolved for these options, are ``calling``, ``ending``,
     ``collect``, ``scoring``, ``succession``, ``measure`` and ``claim``; ``kinds`` is
     every result kind a hand can end with.
+
+    Rule facts, read from those pieces:
+
+    - ``trump_known`` — when everyone knows trump (a :class:`~.behaviour.TrumpKnown`,
+      a str): ``"from_start"``, named, turned up or bid before the first card (Rung,
+      Single Sar, Double Sar, Hukum); ``"when_revealed"``, face down until turned up
+      (Hidden Rung, CP-HID-1); ``"by_first_void"``, fixed in play by the first card of a
+      player who cannot follow (Be-Ranga, Mendikot, CP-BR-1).
+    - ``piles`` — won tricks pile up in the middle until a player takes them (Double
+      Sar, CP-DS-1), so a trick won is not yet a trick counted.
+    - ``tens_count`` — the tens decide the hand, not the number of tricks alone
+      (Mendikot, CP-MK-1).
+    - ``plain_trick_taking`` — the card play is plain trick-taking: one trump suit known
+      to all from the first card, each trick counted to its winner's team, the hand
+      decided by how many tricks each team takes (Rung, Single Sar, Hukum): what a
+      double-dummy solver models.
+    - ``match_measure`` — how the match is won: ``"points"`` (first to a target,
+      CP-RUNG-7), ``"hands"`` (hands won, CP-SS-5) or ``"difference"`` (a lead,
+      CP-HK-7); the same as ``Match.measure``.
     """
 
     __slots__ = (
@@ -213,10 +275,15 @@ class Rules:
         "collect",
         "ending",
         "kinds",
+        "match_measure",
         "measure",
+        "piles",
+        "plain_trick_taking",
         "scoring",
         "spec",
         "succession",
+        "tens_count",
+        "trump_known",
         "variant",
     )
     variant: str
@@ -229,6 +296,11 @@ class Rules:
     measure: Measure
     claim: bool
     kinds: frozenset[str]
+    trump_known: TrumpKnown
+    piles: bool
+    tens_count: bool
+    plain_trick_taking: bool
+    match_measure: str
     _options: tuple[tuple[str, Any], ...]
     _values: dict[str, Any]
 
@@ -245,6 +317,7 @@ class Rules:
             "claim": _resolve(spec.claim, values),
         }
         pieces["kinds"] = pieces["calling"].kinds | pieces["scoring"].kinds
+        pieces.update(self._facts(pieces))
         for name, value in {
             "variant": spec.name,
             "spec": spec,
@@ -253,6 +326,23 @@ class Rules:
             **pieces,
         }.items():
             object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _facts(pieces: Mapping[str, Any]) -> dict[str, Any]:
+        """The rule facts (see the class docstring), from the resolved pieces."""
+        trump_known: TrumpKnown = pieces["calling"].trump_known
+        piles = pieces["collect"] is not None
+        tens_count: bool = pieces["scoring"].counts_tens
+        return {
+            "trump_known": trump_known,
+            "piles": piles,
+            "tens_count": tens_count,
+            # A solver counts tricks as they are won, with trump fixed before the play.
+            "plain_trick_taking": trump_known is TrumpKnown.FROM_START
+            and not piles
+            and not tens_count,
+            "match_measure": pieces["measure"].name,
+        }
 
     @staticmethod
     def _known(name: str) -> Variant:

@@ -2,10 +2,10 @@
 
 ``position.legal_plays`` answers most rolls by a shortcut (``_fast_single_plays``,
 ``_fast_bar_single_plays``, ``_fast_double_plays``) and everything else by the general
-search (``_single_plays``, ``_double_plays``), the reference. Every test here builds
+search (``single_plays``, ``double_plays``), the reference. Every test here builds
 random legal positions (15 checkers a side, some on the bar, some borne off), lists the
 plays and checks them against both the general search and a brute force written here
-from the one-checker step ``_steps`` and BG-6 alone (every order of the dice, every
+from the one-checker step ``steps`` and BG-6 alone (every order of the dice, every
 move, keep the longest plays, the higher number when only one fits): the same resulting
 positions, each once, with the same notation, which reads back to the same play.
 
@@ -75,20 +75,20 @@ def brute_force(pos: Position, dice: tuple[int, int]) -> set[int]:
     """Result keys of every legal play, from BG-6 alone: play the dice in every order,
     one checker at a time, in every way; keep the plays that use the most numbers and,
     when only one number of a non-double fits, those of the higher number if it fits."""
-    blocked, blots = bgp._opponent_masks(pos.theirs)
+    blocked, blots = bgp.opponent_masks(pos.theirs)
     d1, d2 = dice
     orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     reached: dict[int, set[int]] = {}  # moves made -> result keys
     first_die: dict[int, set[int]] = {d1: set(), d2: set()}  # one move made, by its die
     for order in orders:
-        level = {(pos.mine, bgp._occupied(pos.mine), 0)}
+        level = {(pos.mine, bgp.occupied(pos.mine), 0)}
         for depth, die in enumerate(order, start=1):
             level = {
                 (nb, no, nh)
                 for b, occ, hits in level
-                for _s, _t, nb, no, nh in bgp._steps(b, occ, hits, die, blocked, blots)
+                for _s, _t, nb, no, nh in bgp.steps(b, occ, hits, die, blocked, blots)
             }
-            keys = {(b << bgp._K) | hits for b, _occ, hits in level}
+            keys = {(b << bgp.KEY_SHIFT) | hits for b, _occ, hits in level}
             reached.setdefault(depth, set()).update(keys)
             if depth == 1:
                 first_die[die] |= keys
@@ -102,18 +102,18 @@ def brute_force(pos: Position, dice: tuple[int, int]) -> set[int]:
 
 def general_search(pos: Position, dice: tuple[int, int]) -> set[int]:
     """The result keys of the general search, the reference the shortcuts stand in for."""
-    blocked, blots = bgp._opponent_masks(pos.theirs)
-    b, occ = pos.mine, bgp._occupied(pos.mine)
+    blocked, blots = bgp.opponent_masks(pos.theirs)
+    b, occ = pos.mine, bgp.occupied(pos.mine)
     if dice[0] == dice[1]:
-        return set(bgp._double_plays(b, occ, blocked, blots, dice[0]))
-    return set(bgp._single_plays(b, occ, blocked, blots, *dice))
+        return set(bgp.double_plays(b, occ, blocked, blots, dice[0]))
+    return set(bgp.single_plays(b, occ, blocked, blots, *dice))
 
 
 def made_by(play: Play) -> str:
     """Which part of legal_plays made a play, from its shape (see ``position.Play``)."""
     if len(play) == 3:
         return "bar shortcut" if BAR in play[1:] else "single shortcut"
-    return "double shortcut" if play[1] >> bgp._K == 0 else "search"
+    return "double shortcut" if play[1] >> bgp.KEY_SHIFT == 0 else "search"
 
 
 def check_against_references(pos: Position, dice: tuple[int, int]) -> str:
@@ -126,7 +126,7 @@ def check_against_references(pos: Position, dice: tuple[int, int]) -> str:
     assert len(set(keys)) == len(keys), "a resulting position is listed twice"
     assert set(keys) == expected == general_search(pos, dice)
     assert {p.after for p in plays} == {
-        bgp._result(pos, key >> bgp._K, key & bgp._HITS) for key in expected
+        bgp.resulting_position(pos, key >> bgp.KEY_SHIFT, key & bgp.HITS_MASK) for key in expected
     }
     # The notation of each play is the general search's notation of the same position,
     # and it reads back to that play (checked on a spread of at most 8 plays: find_play
@@ -161,11 +161,11 @@ def origins_of(
 
 
 def _both_numbers_fit(pos: Position, dice: tuple[int, int]) -> bool:
-    blocked, blots = bgp._opponent_masks(pos.theirs)
-    occ = bgp._occupied(pos.mine)
+    blocked, blots = bgp.opponent_masks(pos.theirs)
+    occ = bgp.occupied(pos.mine)
     for da, db in (dice, dice[::-1]):
-        for _s, _t, b1, o1, h1 in bgp._steps(pos.mine, occ, 0, da, blocked, blots):
-            if bgp._steps(b1, o1, h1, db, blocked, blots):
+        for _s, _t, b1, o1, h1 in bgp.steps(pos.mine, occ, 0, da, blocked, blots):
+            if bgp.steps(b1, o1, h1, db, blocked, blots):
                 return True
     return False
 

@@ -125,8 +125,8 @@ def test_a_position_refuses_writes_and_keeps_its_hash() -> None:
 @pytest.mark.parametrize(
     ("make", "fields"),
     [
-        (lambda: bg.Game(seed="frozen"), bg_game._GAME_FIELDS),
-        (lambda: bg.Match(3, seed="frozen"), bg_game._MATCH_FIELDS),
+        (lambda: bg.Game(seed="frozen"), bg_game.GAME_FIELDS),
+        (lambda: bg.Match(3, seed="frozen"), bg_game.MATCH_FIELDS),
     ],
     ids=["Game", "Match"],
 )
@@ -181,7 +181,7 @@ STEP_CASES: dict[tuple[str, str], tuple[str, Callable[[bg.Game], bool]]] = {
 
 
 def test_the_step_table_is_the_one_covered_here() -> None:
-    assert set(bg_game._STEPS) == set(STEP_CASES)
+    assert set(bg_game.STEPS) == set(STEP_CASES)
 
 
 @pytest.mark.parametrize(("phase", "verb"), sorted(STEP_CASES))

@@ -124,8 +124,8 @@ def test_every_match_field_is_declared_with_a_type() -> None:
 
 def test_every_action_kind_has_a_transition_and_an_explanation() -> None:
     kinds = {kind for kind, _ in PARSE.values()}
-    assert set(hand_module._WHY) == kinds
-    assert set(hand_module._TRANSITIONS) == kinds - {"play"}  # play is apply()'s own
+    assert set(hand_module.WHY_REFUSED) == kinds
+    assert set(hand_module.TRANSITIONS) == kinds - {"play"}  # play is apply()'s own
 
 
 # --- variants own their behaviour ---------------------------------------------------------
