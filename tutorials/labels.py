@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from tutorials import pictures
-from tutorials.steps import Option
+from tutorials.steps.base import Option
 
 
 def action_label(action: str) -> str:

@@ -19,16 +19,9 @@ from django.utils.translation import gettext as _
 
 from game.engine import backgammon as bg
 from game.engine import courtpiece as cp
-from tutorials.steps import (
-    BgPips,
-    BgPlay,
-    CountTrumps,
-    LessonError,
-    PickWinner,
-    PlayCard,
-    SpotRenege,
-    Step,
-)
+from tutorials.steps.backgammon import BgPips, BgPlay
+from tutorials.steps.base import LessonError, Step
+from tutorials.steps.courtpiece import CountTrumps, PickWinner, PlayCard, SpotRenege
 
 SESSION_KEY = "learn_practice"
 SKILLS = ("follow-suit", "trick-winner", "trumps-out", "renege", "bg-legal-play", "pip-count")

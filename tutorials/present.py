@@ -21,7 +21,9 @@ from game.backgammon.moves import Turn
 from game.engine import backgammon as bg
 from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
-from tutorials.steps import BgMove, LessonError, Step, TrumpSuit
+from tutorials.steps.backgammon import BgMove
+from tutorials.steps.base import LessonError, Step
+from tutorials.steps.courtpiece import TrumpSuit
 
 
 def rule_url(page: str, anchor: str) -> str:

@@ -19,7 +19,8 @@ from tutorials import practice as practice_mod
 from tutorials.content import LessonText, get_text
 from tutorials.lessons import BY_SLUG, LESSONS
 from tutorials.present import ask_html, move_board, present_step, rule_url, why_html
-from tutorials.steps import BgMove, Lesson, Option
+from tutorials.steps.backgammon import BgMove
+from tutorials.steps.base import Lesson, Option
 
 
 def _is_htmx(request: HttpRequest) -> bool:

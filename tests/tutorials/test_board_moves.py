@@ -15,7 +15,8 @@ from django.test import Client
 
 from game.engine import backgammon as bg
 from tutorials.lessons import BY_SLUG, LESSONS
-from tutorials.steps import BgMove, LessonError
+from tutorials.steps.backgammon import BgMove
+from tutorials.steps.base import LessonError
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,9 @@ from guide.content import get_page
 from tests.language import english_left
 from tutorials.content import available_languages, get_text
 from tutorials.lessons import LESSONS
-from tutorials.steps import BgPlay, Deal, LessonError, PickWinner, PlayCard, SpotRenege
+from tutorials.steps.backgammon import BgPlay
+from tutorials.steps.base import LessonError
+from tutorials.steps.courtpiece import Deal, PickWinner, PlayCard, SpotRenege
 
 LANGS = ("ur", "hi", "en")
 PAIRS = [(lesson, lang) for lesson in LESSONS for lang in LANGS]

@@ -13,7 +13,9 @@ from tutorials import labels, pictures
 from tutorials.content import get_text
 from tutorials.lessons import BY_SLUG, LESSONS
 from tutorials.present import present_step
-from tutorials.steps import BgMayI, BgMove, BgStep, LessonError, MayI
+from tutorials.steps.backgammon import BgMayI, BgMove, BgStep
+from tutorials.steps.base import LessonError
+from tutorials.steps.courtpiece import MayI
 
 LANGS = ("ur", "hi", "en")
 PAIRS = [(lesson, lang) for lesson in LESSONS for lang in LANGS]

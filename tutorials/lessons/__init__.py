@@ -1,6 +1,6 @@
 """Every lesson's language-neutral data, one module per lesson, in teaching order.
 
-A module defines ``LESSON`` (tutorials.steps.Lesson). The words are in
+A module defines ``LESSON`` (tutorials.steps.base.Lesson). The words are in
 tutorials/content/<lang>/<slug>.md; tests check both sides agree and that the engine
 accepts every step.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from tutorials.steps import Lesson
+from tutorials.steps.base import Lesson
 
 MODULES = (
     "follow_suit",

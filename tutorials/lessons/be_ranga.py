@@ -1,6 +1,7 @@
 """Be-Ranga (CP-BR-1): no call; the first card of a player who cannot follow fixes trump."""
 
-from tutorials.steps import Deal, Lesson, PickWinner, PlayCard, TrumpSuit
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, PickWinner, PlayCard, TrumpSuit
 
 LEAD = "AS 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC"  # you lead the ace of spades
 NO_SPADES = "2H 3H 4H 5H 6H 7H 8H 9H TH 2D 3D 4D 5D"

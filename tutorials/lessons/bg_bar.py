@@ -1,6 +1,7 @@
 """Backgammon: entering from the bar (BG-8)."""
 
-from tutorials.steps import BgCanMove, BgMove, BgPlay, Lesson
+from tutorials.steps.backgammon import BgCanMove, BgMove, BgPlay
+from tutorials.steps.base import Lesson
 
 ON_BAR = "tm3ABwDgc/ABUA"  # one of yours on the bar; dark holds your 19- to 23-points
 ON_BAR_2 = "2Ab8BwDgc/ABUA"

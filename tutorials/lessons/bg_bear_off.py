@@ -1,6 +1,7 @@
 """Backgammon: bearing off (BG-9)."""
 
-from tutorials.steps import BgMove, BgPlay, Lesson
+from tutorials.steps.backgammon import BgMove, BgPlay
+from tutorials.steps.base import Lesson
 
 SIX_LEFT = "dwcAAGgWAAAAAA"  # six of yours left: on the 6-, 5-, 3- and 2-points
 

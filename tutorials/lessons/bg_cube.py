@@ -1,7 +1,8 @@
 """Backgammon: the doubling cube (BG-11). Take or drop is worked out by the engine over
-every throw of a last-roll race (tutorials.steps.BgTakeOrDrop)."""
+every throw of a last-roll race (tutorials.steps.backgammon.BgTakeOrDrop)."""
 
-from tutorials.steps import BgCubeValue, BgMayI, BgTakeOrDrop, Lesson
+from tutorials.steps.backgammon import BgCubeValue, BgMayI, BgTakeOrDrop
+from tutorials.steps.base import Lesson
 
 START = "4HPwATDgc/ABMA"
 

@@ -1,6 +1,7 @@
 """Backgammon: using both dice, the higher die, doubles (BG-5, BG-6)."""
 
-from tutorials.steps import BgCanMove, BgMove, BgPlay, Lesson
+from tutorials.steps.backgammon import BgCanMove, BgMove, BgPlay
+from tutorials.steps.base import Lesson
 
 START = "4HPwATDgc/ABMA"
 

@@ -1,7 +1,8 @@
 """Backgammon: hitting blots (BG-4, BG-7). Which plays hit is read from the engine: the
 opponent's bar after the play."""
 
-from tutorials.steps import BgMove, BgPips, BgPlay, Lesson
+from tutorials.steps.backgammon import BgMove, BgPips, BgPlay
+from tutorials.steps.base import Lesson
 
 BLOT_ON_9 = "4DP4CDDgc/ABMA"  # a dark blot on your 9-point
 BLOT_ON_11 = "4DP4AjDgc/ABMA"  # a dark blot on your 11-point

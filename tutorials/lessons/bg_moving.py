@@ -1,6 +1,7 @@
 """Backgammon: moving (BG-3, BG-4) and counting pips, from the start position."""
 
-from tutorials.steps import BgMove, BgPips, BgPlay, Lesson
+from tutorials.steps.backgammon import BgMove, BgPips, BgPlay
+from tutorials.steps.base import Lesson
 
 START = "4HPwATDgc/ABMA"
 

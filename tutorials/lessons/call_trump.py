@@ -1,6 +1,7 @@
 """Calling trump from five cards, and the thirteenth card (CP-4, CP-11a, CP-RUNG-1)."""
 
-from tutorials.steps import ChooseAction, Deal, Lesson, MayI, TrumpSuit
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import ChooseAction, Deal, MayI, TrumpSuit
 
 # The caller's cards in the order received: the first five, then eight more; the last
 # one is the thirteenth card.

@@ -1,6 +1,7 @@
 """Counting trumps (RULES.md "trump counting", CP-7). Seat 0 calls hearts and leads."""
 
-from tutorials.steps import CountTrumps, Deal, Lesson
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import CountTrumps, Deal
 
 HANDS = (
     "AH KH 9H 2S 3D 4C 5C 6C 7C 8C 9C TC JC",

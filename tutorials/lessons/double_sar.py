@@ -1,6 +1,7 @@
 """Double Sar piles (CP-DS-1, CP-DS-4): the engine's pile and collected counts."""
 
-from tutorials.steps import Deal, HandOutcome, Lesson
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, HandOutcome
 
 HANDS = [
     "AS KS QS 2H 3H 4D 5D 6D 7C 8C 9C TC JC",

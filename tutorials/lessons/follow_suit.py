@@ -1,6 +1,7 @@
 """Following suit (CP-5, CP-6). Seat 3 calls hearts and leads; the learner is seat 0."""
 
-from tutorials.steps import Deal, Lesson, MayI, PlayCard
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, MayI, PlayCard
 
 LEADER = "KS AH 5H 3D 6C"
 MINE = "QS 9S 4S 2H 7D JD 8C 3C 6D 5C TC 9D 4C"

@@ -1,7 +1,8 @@
 """Hidden Rung (CP-HID-1..6): the face-down card, asking, trumping after asking, and the
 caller revealing on a lead."""
 
-from tutorials.steps import ChooseAction, Deal, Lesson, MayI, PlayCard, TrumpSuit
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import ChooseAction, Deal, MayI, PlayCard, TrumpSuit
 
 CALLER = "AS KS 7S 9H 2D 9D 8C 3H 5D 6S 2S TC QC"
 NO_SPADES = "2H 4H 6D 7D 8D TD JD QD KD AD 3C 4C 5C"

@@ -1,6 +1,7 @@
 """Hukum bidding and scoring (CP-HK-1..6)."""
 
-from tutorials.steps import ChooseAction, Deal, HandOutcome, Lesson, MayI, WhoIsToMove
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import ChooseAction, Deal, HandOutcome, MayI, WhoIsToMove
 
 SPADES = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
 WEAK = "2C 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"

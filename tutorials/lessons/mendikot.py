@@ -1,7 +1,8 @@
 """Mendi Coat tens (CP-MK-1, -2): every hand is played out by the engine; the tens each
 team captured and the winner are its result."""
 
-from tutorials.steps import Deal, HandOutcome, Lesson
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, HandOutcome
 
 ONE_TEN = ["TS TH TD TC AS", "", "", ""]
 ALL_TENS = ["TS TH AS AH KS", "", "", ""]

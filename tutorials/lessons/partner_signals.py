@@ -1,7 +1,8 @@
 """Partner signals (RULES.md "signals"): the engine plays the trick out for every card,
 so "keeps the trick for partner" and "cheapest winner" are its answers, not ours."""
 
-from tutorials.steps import Deal, Lesson, PlayCard
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, PlayCard
 
 LESSON = Lesson(
     slug="partner-signals",

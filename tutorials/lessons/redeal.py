@@ -1,6 +1,7 @@
 """Asking for a redeal (CP-RUNG-1, CP-RUNG-5a)."""
 
-from tutorials.steps import Deal, HandOutcome, Lesson, MayI
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, HandOutcome, MayI
 
 LOW = "TS 9H 8D 7C 2S"  # nothing above a ten
 

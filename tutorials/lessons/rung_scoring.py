@@ -1,7 +1,8 @@
 """Rung scoring: 7, 13 (court), 52 (baawan), 82 (biyasi) (CP-RUNG-2, -3, -5). Each hand
 is played out by the engine; the points are the engine's result."""
 
-from tutorials.steps import Deal, HandOutcome, Lesson
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, HandOutcome
 
 POINTS = (0, 7, 13, 52, 82)
 SPADES = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"

@@ -1,6 +1,7 @@
 """Single Sar and kot (CP-SS-2, -3, -5): the hand stops at seven tricks."""
 
-from tutorials.steps import Deal, HandOutcome, IsOver, Lesson
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, HandOutcome, IsOver
 
 SPADES = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"
 WEAK = "2C 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"

@@ -1,7 +1,8 @@
 """Spotting a renege in a finished list of tricks (CP-10). Recorded games: the lists may
 break the rules, so they are read by cp.find_reneges, not replayed. Seat 0 calls hearts."""
 
-from tutorials.steps import Lesson, SpotRenege
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import SpotRenege
 
 HANDS = (
     "AS KS QS AH KH 2D 3D 4D 5C 6C 7C 8C 9C",

@@ -1,6 +1,7 @@
 """Who wins a trick (CP-7, CP-8). The caller (seat 0) leads; the learner is seat 0."""
 
-from tutorials.steps import Deal, Lesson, PickWinner
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, PickWinner
 
 LESSON = Lesson(
     slug="trick-winner",

@@ -1,6 +1,7 @@
 """When you may trump (CP-6, CP-7). Hearts are trump."""
 
-from tutorials.steps import Deal, Lesson, MayI, PlayCard
+from tutorials.steps.base import Lesson
+from tutorials.steps.courtpiece import Deal, MayI, PlayCard
 
 VOID = "2H 3H QH 7D JD 8C 3C 6D 5C TC 9D 4C QD"  # no spades
 HOLDS = "4S 2H 3H 7D JD 8C 3C 6D 5C TC 9D 4C QD"  # one spade
