@@ -1,7 +1,7 @@
 """Turn a step into what a template draws: labelled options and pictures.
 
 Nothing here says which option is right: the page gets the same options for a right and
-a wrong answer, and the check happens on the server (steps.Step.check).
+a wrong answer, and the check happens on the server (steps.base.Step.check).
 """
 
 from __future__ import annotations

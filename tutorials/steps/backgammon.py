@@ -100,8 +100,9 @@ MOVE_WANTS = ("legal", "hit", "point", "most-off")
 class BgMove(BgStep):
     """Move the checkers yourself, on the board: pick a checker, then where it goes, one
     click per die (or one for a checker using several), with undo, then confirm. The board
-    is the live tables' (game.bgboard), and its planner (game.bgmoves.Turn) offers only
-    steps that are part of some full legal play (bg.legal_plays), doubles included.
+    is the live tables' (game.backgammon.board), and its planner (game.backgammon.moves
+    .Turn) offers only steps that are part of some full legal play (bg.legal_plays),
+    doubles included.
 
     The answer is the play made, in notation ("13/7 8/7"). Without JavaScript the page
     offers one chooser per die instead (the point a checker leaves, 25 = the bar), posted

@@ -188,9 +188,6 @@ class PlayCard(CardStep):
         return frozenset(c for c in good if rank_of(c) == low)
 
 
-ACTION_KINDS = ("call", "thirteenth", "redeal", "pass", "bid", "hide", "ask", "reveal", "claim")
-
-
 @dataclass(eq=False)
 class ChooseAction(CardStep):
     """Pick one of `choices` (action strings); the right ones are those the engine allows.
