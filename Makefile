@@ -62,5 +62,6 @@ bench: install-test messages
 	$(PY) bench/bgbot.py
 	$(PY) bench/bgbot.py --backend postgres
 
+# bench/results/ is the benchmarks' dated history, committed: clean leaves it alone.
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis bench/results
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
