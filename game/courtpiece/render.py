@@ -27,6 +27,7 @@ from game.courtpiece.words import (
     score_hint,
     suit_name,
 )
+from game.engine import courtpiece as cp
 from game.tables.emotes import EMOTES
 from game.tables.html import deadline
 from game.tables.words import emote_word
@@ -336,7 +337,8 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
 
     goal = goal_text(match)
 
-    variant = str(view.get("variant") or table.get("variant") or "rung")
+    variant = str(view.get("variant") or table.get("variant") or "")
+    engine = cp.VARIANTS.get(variant)
     return {
         "trump_chosen": trump_chosen(seats, view),
         "table_id": table.get("id"),
@@ -379,9 +381,9 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "contract": {"count": contract[0], "who": seats.name(contract[1])} if contract else None,
         "teams": teams,
         "pile": view.get("pile") or 0,
-        "double_sar": variant == "double_sar",
+        "piles": bool(engine is not None and engine.piles),
         "run": _run(seats, view.get("run")),
-        "tens": _tens(view) if variant == "mendikot" else None,
+        "tens": _tens(view) if engine is not None and engine.tens_count else None,
         "goal": goal,
         "score_hint": score_hint(match),
         "hands_played": hands_played,

@@ -12,6 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from game.engine import courtpiece as cp
+
 
 def suit_name(suit: str) -> str:
     return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
@@ -90,7 +92,9 @@ def points_explained(variant: str, result: dict[str, Any]) -> str:
         ) % {"bid": bid, "n": abs(n)}
     winner = result.get("winner")
     n = points[int(winner)] if winner is not None else 0
-    if variant == "rung":
+    engine = cp.VARIANTS.get(variant)
+    piles = bool(engine is not None and engine.piles)
+    if engine is not None and engine.match_measure == "points":
         words = {
             "win": _("7 of the 13 tricks win the hand, and a win scores %(n)s points."),
             "court": _(
@@ -113,7 +117,7 @@ def points_explained(variant: str, result: dict[str, Any]) -> str:
             "7 tricks in a row from the first (kot) win the hand: it counts 1 towards the "
             "match, and the kot is counted beside it."
         )
-        if variant != "double_sar"
+        if not piles
         else _(
             "One team collected 7 tricks while the other collected none (kot): the hand "
             "counts 1 towards the match, and the kot is counted beside it."
@@ -122,7 +126,7 @@ def points_explained(variant: str, result: dict[str, Any]) -> str:
             "The team that did not choose trump took the first 7 tricks in a row (gone "
             "kot): the hand counts 1 towards the match, and the kot is counted beside it."
         )
-        if variant != "double_sar"
+        if not piles
         else _(
             "The team that did not choose trump collected 7 tricks while the other "
             "collected none (gone kot): the hand counts 1 towards the match, and the kot "
@@ -133,7 +137,7 @@ def points_explained(variant: str, result: dict[str, Any]) -> str:
             "the mendikot is counted beside it."
         ),
     }
-    if variant == "mendikot" and kind == "win":
+    if engine is not None and engine.tens_count and kind == "win":
         return _(
             "Three of the four tens win the hand (with two each, the team with more "
             "tricks): it counts 1 towards the match."
