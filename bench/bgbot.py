@@ -4,14 +4,14 @@ applied, at 0-ply ("easy") and 1-ply ("medium"), with 50 tables waiting on it at
 Each round, every one of N money-game tables (a signed-in player at seat 0 with a socket
 counted open, GNU Backgammon at seat 1, ``bot_level`` set per run) is brought to a
 position where the bot is to move: the player's random legal moves go through
-``services.apply_action``, so the bot's deadline is stored as the table would store it
+``moves.apply_action``, so the bot's deadline is stored as the table would store it
 (with no human-like pause: ``TABLES_BOT_PAUSE = 0``). Then the clock's own path runs, as
-``game.clock.run`` does each time it wakes: ``await clock.fire_round()`` (the bots
+``game.tables.transport.clock.run`` does each time it wakes: ``await clock.fire_round()`` (the bots
 decide concurrently, outside the table locks), until no bot there is to move (a bot's turn
 is two deadlines: its roll or cube decision, then its checker move). A table's latency is
 from that moment (all N bots' turns have begun and are due) to the bot's turn-ending
 action stored (``Action.created_at``, just before the commit that tells its sockets): its
-move, or a roll with no legal move, or a double. Decisions run in ``game.bgbot``'s
+move, or a roll with no legal move, or a double. Decisions run in ``game.backgammon.bot``'s
 spawn-started gnubg workers.
 
     .venv/bin/python bench/bgbot.py                  # 50 tables, 8 rounds a level
@@ -79,30 +79,31 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _to_the_bot(table_id: int, owner: Any, rng: random.Random) -> bool:
     """Play the player's random moves until the bot is to move; False once it is over."""
-    from game import services, state
     from game.models import Table
+    from game.tables import moves
+    from game.tables.store import replay
 
     while True:
         table = Table.objects.get(pk=table_id)
         if table.status != Table.PLAYING:
             return False
-        s = state.load(table)
+        s = replay.load(table)
         if s.to_move == 1:
             return True
         legal = [a for a in s.legal_actions() if not a.startswith("resign")]
         legal = [a for a in legal if a not in ("double", "beaver", "drop")] or legal
-        services.apply_action(table_id=table_id, owner=owner, action=rng.choice(legal),
+        moves.apply_action(table_id=table_id, owner=owner, action=rng.choice(legal),
                               expected_version=table.version)
 
 
 def _new_table(owner: Any, level: str) -> int:
-    from game import services
+    from game.tables import lifecycle, presence
 
-    table = services.create_table(
+    table = lifecycle.create_table(
         owner=owner, game="backgammon", bots=[1], options={"bot_level": level},
         move_seconds=600, private=True,
     )
-    services.seat_connected(table_id=table.pk, seat=0)  # deadlines run only with a player
+    presence.seat_connected(table_id=table.pk, seat=0)  # deadlines run only with a player
     return table.pk
 
 
@@ -110,8 +111,8 @@ def _round(tables: list[int], owner: Any, level: str, rng: random.Random) -> lis
     from channels.db import database_sync_to_async
     from django.utils import timezone
 
-    from game import clock
     from game.models import Action, Table
+    from game.tables.transport import clock
 
     waiting = []
     for i, table_id in enumerate(tables):
@@ -126,7 +127,7 @@ def _round(tables: list[int], owner: Any, level: str, rng: random.Random) -> lis
         return Table.objects.filter(pk__in=waiting, deadline_kind=Table.BOT).exists()
 
     async def clock_wakes() -> None:
-        # What game.clock.run does each time it wakes; the bot's roll, then its move,
+        # What the clock's run does each time it wakes; the bot's roll, then its move,
         # each fired as its own deadline, until no bot at these tables is to move.
         while await database_sync_to_async(bots_pending)():
             await clock.fire_round()
@@ -148,7 +149,7 @@ DECIDE_MS: list[float] = []  # time inside bgbot.decide (the gnubg workers' shar
 def _timed_decide() -> None:
     """Record how long each decision takes inside the fire path, to split the latency
     into the bot's share and the table's (database, state, broadcast)."""
-    from game import bgbot
+    from game.backgammon import bot as bgbot
 
     decide = bgbot.decide
 
@@ -165,10 +166,11 @@ def _timed_decide() -> None:
 def measure(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, Any]:
     from django.contrib.auth import get_user_model
 
-    from game import bgbot, services
+    from game.backgammon import bot as bgbot
+    from game.tables import access
 
     user = get_user_model().objects.create_user(f"bench-{level}-{time.time_ns()}")
-    owner = services.Owner(user=user, guest_key=None)
+    owner = access.Owner(user=user, guest_key=None)
     rng = random.Random(seed)
     tables = [_new_table(owner, level) for _ in range(n_tables)]
     bgbot.decide(_warm_view(), level)  # the pool starts lazily: spawn it before timing
@@ -213,7 +215,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         _setup(args.backend, Path(tmp))
-        from game import bgbot
+        from game.backgammon import bot as bgbot
 
         _timed_decide()
 
