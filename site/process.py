@@ -20,19 +20,19 @@ def tune_collector() -> None:
     thresholds the collector ran hundreds of times a second, and each older pass walked
     that heap while every socket waited. What is loaded by now lives as long as the
     process: freeze it out of the collections, and collect the young generation less
-    often (bench/load.py at 250 tables: p99 25 ms before, 18 ms after).
+    often (docs/PERFORMANCE.md has what that did to the slowest moves).
 
     Then a thread keeps the young generation young (``GC_FREEZE_SECONDS``, default 1;
     0 turns it off). Even so, a young pass walked everything allocated since the last
     one that was still alive: each socket's pending receive, the new cached states,
-    the moves' history. At 250 tables that was 50,000 objects and 20–40 ms every few
-    seconds, during which no socket was served. Freezing once a second moves what has
+    the moves' history. Under load that was tens of thousands of objects every few
+    seconds, and a pause during which no socket was served. Freezing once a second moves what has
     lived that long out of the young generation, in constant time, so a young pass walks
     at most a second's worth. What the freeze keeps from the collector is garbage in
     reference cycles that lived over a second, and that is little (a move makes none;
     a closed socket some): every ``GC_FULL_SECONDS`` (default 600) the thread puts
-    everything back and collects it all once (one pause, of about 100 ms at 250 tables;
-    the README has the figure)."""
+    everything back and collects it all once (one pause; docs/PERFORMANCE.md has its
+    figure)."""
     gc.freeze()
     gc.set_threshold(50_000, 50, 1_000)
     every = float(os.environ.get("GC_FREEZE_SECONDS", "1"))

@@ -133,11 +133,11 @@ if REDIS_URL:
             # (django/channels_redis#422).
             # redis-py's pool allows 100 connections at once by default; a process with
             # a thousand sockets joining groups and sending at once needs more
-            # (MaxConnectionsError at 250 tables in bench/load.py).
+            # (MaxConnectionsError under load in bench/load.py).
             # Every socket of a process shares that process's one inbox in Redis, and
             # the layer drops a group message for an inbox holding `capacity` messages
             # (100 by default): with a thousand sockets, a burst of moves overflowed it
-            # and players missed moves (bench/load.py --backend postgres at 250 tables).
+            # and players missed moves (bench/load.py --backend postgres).
             "CONFIG": {
                 "capacity": int(os.environ.get("REDIS_CHANNEL_CAPACITY", "5000")),
                 "hosts": [
@@ -255,9 +255,9 @@ TABLES_FAST_MOVES = os.environ.get("TABLES_FAST_MOVES", "on").lower() not in (
     "off", "0", "false", "no"
 )
 # PostgreSQL: how many asynchronous connections those moves share (each process). A move
-# holds one for its two round trips, each a turn of a busy event loop: at 250 moves a
-# second eight were all taken in a burst, and moves then waited 0.4-1 s for one
-# (bench/load.py --backend postgres); sixteen leave room. Each is a server connection:
+# holds one for its two round trips, each a turn of a busy event loop: under load eight
+# were all taken in a burst, and moves then waited for one (bench/load.py --backend
+# postgres); sixteen leave room. Each is a server connection:
 # keep processes x (this + DB_POOL_MAX) under PostgreSQL's max_connections (100).
 TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
 # PostgreSQL: how those moves commit (its synchronous_commit, for their connections only).
@@ -267,10 +267,9 @@ TABLES_FAST_CONNECTIONS = int(os.environ.get("TABLES_FAST_CONNECTIONS", "16"))
 # next rounds: a crash of PostgreSQL (any of its processes) or of the machine may lose up
 # to 3 x wal_writer_delay (600 ms by default) of moves players saw, and the server
 # processes must then be restarted, as their caches may hold versions that were lost
-# (game.tables.store.replay keys states by version; the rows in memory by revision). That wait was
-# most of the slowest moves' time (bench/load.py --backend postgres: the write's p90
-# 6 ms against 1.6 with "off", its p99 15 against 5). Django's connections, which write
-# results, ratings and accounts, keep the server's own setting either way.
+# (game.tables.store.replay keys states by version; the rows in memory by revision).
+# That wait was most of the slowest moves' time (docs/PERFORMANCE.md). Django's
+# connections, which write results, ratings and accounts, keep the server's own setting.
 TABLES_MOVES_SYNCHRONOUS_COMMIT = os.environ.get(
     "TABLES_MOVES_SYNCHRONOUS_COMMIT", "on"
 ).lower()

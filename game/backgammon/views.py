@@ -51,11 +51,12 @@ def _home(request: HttpRequest, lang: str) -> str:
 
 @require_GET
 def board_partial(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The board of the viewer's turn after the steps made so far (htmx, from
-    ``static/js/bgtable.js``): ``steps`` is ``src,dst,die;src,dst,die…``, ``version`` the
-    frame's. The planner is built from the table's CURRENT state, so a step that is not
-    part of a legal play, a stale frame or a seat not on roll gets an error (status 409 or
-    422, drawn into the page's error line) and the board stays as it was."""
+    """The board of the viewer's turn after the steps made so far (htmx, from the
+    package's ``static/js/bgtable.js``): ``steps`` is ``src,dst,die;src,dst,die…``,
+    ``version`` the frame's. The planner is built from the table's CURRENT state, so a
+    step that is not part of a legal play, a stale frame or a seat not on roll gets an
+    error (status 409 or 422, drawn into the page's error line) and the board stays as
+    it was."""
     table = get_object_or_404(Table, pk=table_id)
     if table.game != "backgammon":
         raise Http404("not a backgammon table")

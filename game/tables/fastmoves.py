@@ -3,11 +3,10 @@
 ``moves.apply_action`` runs in a thread, as Django's ORM must. Under load that thread
 and the event loop take turns with Python's lock (the GIL): every statement the thread
 sends lets go of it, and getting it back means waiting for the loop to let go in turn,
-up to the interpreter's switch interval (5 ms). With PostgreSQL a move is six round
-trips, so a move waited through a dozen such hand-overs while the loop waited on the
-thread's: at 250 tables one process topped out near 205 moves a second with a p50 over
-a second (bench/load.py --backend postgres). A thread fewer or more only moved the
-queue.
+up to the interpreter's switch interval. With PostgreSQL a move is six round trips, so
+a move waited through a dozen such hand-overs while the loop waited on the thread's,
+and under load one process topped out far below the rate the tables need
+(docs/PERFORMANCE.md). A thread fewer or more only moved the queue.
 
 So the common case of a move, a player's legal action with everything it needs already
 in memory, runs here on the loop itself, through a connection of its own: psycopg's
@@ -305,8 +304,8 @@ class _Postgres:
 
         BEGIN and COMMIT are statements of the one pipeline, not psycopg's
         ``transaction()``: inside a pipeline that nests two more, each synced on its
-        way out, which made four round trips of the two and half again the client's
-        time (0.65 against 1.05 ms of CPU a move, measured serially)."""
+        way out, which made four round trips of the two and cost the client half again
+        its time a move."""
         async with self.connection() as conn:
             try:
                 async with conn.pipeline():

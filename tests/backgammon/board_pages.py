@@ -13,7 +13,7 @@ from game.engine import backgammon as bg
 from tests.backgammon.positions import pos
 
 ROOT = Path(__file__).resolve().parents[2]
-STATIC = ROOT / "game" / "static" / "game" / "backgammon"
+STATIC = ROOT / "game" / "backgammon" / "static" / "game" / "backgammon"
 
 
 def opening(dice=(6, 5)) -> bg.Game:

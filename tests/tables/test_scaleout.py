@@ -5,7 +5,7 @@
 - One process is killed with SIGKILL mid-hand and started again: the hand resumes, no
   action is lost or applied twice, every deadline (the bots' moves) fires once.
 
-Run: ``/work/wtvenv/bin/python -m pytest tests/tables/test_scaleout.py -m scaleout``
+Run: ``.venv/bin/python -m pytest tests/tables/test_scaleout.py -m scaleout``
 (CI's ``.ci/run`` starts PostgreSQL and Redis; without them these tests skip, saying why).
 """
 

@@ -10,12 +10,12 @@ asgiref's one shared sync thread (``thread_sensitive``, outside any request). He
 such call runs in one long-lived context per thread, so a single connection serves every
 socket and the clock, kept between calls and dropped only when broken or left inside a
 transaction (as Django's own check would). Opening and closing a SQLite connection for
-every frame cost about a sixth of the server's time under load (bench/load.py --profile).
+every frame was a large share of the server's time under load (docs/PERFORMANCE.md).
 Nothing the calls need comes from the caller's context: they take everything as arguments.
 
 On PostgreSQL one thread is not enough: a move is six round trips to the server, and one
-thread waiting on them one after another capped a process near 200 moves a second
-(bench/load.py --backend postgres). There the calls run in a small pool of threads
+thread waiting on them one after another capped a process below the rate the tables need.
+There the calls run in a small pool of threads
 (``TABLES_DB_THREADS``, at most half the connection pool so that pages still get
 connections), each with its own kept connection. Row locks keep two writes to one table
 apart, as they do between two processes, and a socket already drops a change notice
@@ -69,10 +69,10 @@ def _hand_checkpoints_over() -> None:
     its own.
 
     In WAL mode the commit that takes the log past 1,000 pages copies it into the
-    database file and syncs it, inside that commit: every few seconds at 250 tables, one
-    move (and every socket's call queued behind it in this thread) waited for the disk
-    (bench/load.py: p99 18 ms with it, 14 ms without). A passive checkpoint from another
-    connection blocks no writer, and sqlite3 releases the GIL while it works."""
+    database file and syncs it, inside that commit: every few seconds under load, one
+    move (and every socket's call queued behind it in this thread) waited for the disk,
+    which showed in the slowest moves. A passive checkpoint from another connection
+    blocks no writer, and sqlite3 releases the GIL while it works."""
     conn = connections["default"]
     if conn.vendor != "sqlite" or conn.connection is None:
         return

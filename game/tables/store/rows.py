@@ -1,17 +1,17 @@
 """The few reads and writes every move makes, in SQL written once per process.
 
 A move locks its table's row, reads the seats, appends one action and updates a few
-fields of the row: four statements. Through the ORM's query compiler they cost about
-0.93 ms of Python per move (a timing of each on SQLite; 0.29 ms here), about half the
-database thread's time at 250 tables (``bench/load.py --profile``), in the one thread
-that serves every socket's database calls. Here
-each statement's SQL is built once from the models' own metadata, and values go through
-each field's own ``get_db_prep_save``; rows come back as model instances through
-:func:`build`, which applies the converters Django's compiler would (SQLite's dates and
-JSON text), worked out once per model and column list: ``Manager.raw`` did the same with
-a set-up per query that was most of a read's cost. The same four statements for any
-table: a schema change shows in every table test. ``game.tables.fastmoves`` runs these very
-statements on a connection of its own, so each is also offered as SQL and parameters.
+fields of the row: four statements. Through the ORM's query compiler they cost several
+times the Python of the database's own work, about half the database thread's time
+under load, in the thread that serves every socket's database calls
+(docs/PERFORMANCE.md). Here each statement's SQL is built once from the models' own
+metadata, and values go through each field's own ``get_db_prep_save``; rows come back as
+model instances through :func:`build`, which applies the converters Django's compiler
+would (SQLite's dates and JSON text), worked out once per model and column list:
+``Manager.raw`` did the same with a set-up per query that was most of a read's cost. The
+same four statements for any table: a schema change shows in every table test.
+``game.tables.fastmoves`` runs these very statements on a connection of its own, so each
+is also offered as SQL and parameters.
 """
 
 from __future__ import annotations

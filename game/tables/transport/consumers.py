@@ -80,8 +80,8 @@ async def serve(sources: list[Any], dispatch: Any, turn: Turn) -> None:
     That one wraps each wait for a socket's next message in a task of its own and waits
     on them with ``asyncio.wait``: a few dozen objects per message, alive until the
     socket's next one. The garbage collector's young generation is what it walks most
-    often, and at a thousand sockets it held every socket's set: each collection took
-    20–60 ms, while every socket waited (bench/load.py). Here each source has one task
+    often, and at a thousand sockets it held every socket's set: each collection was a
+    pause every socket waited through. Here each source has one task
     for the socket's whole life, handing each message to ``dispatch`` in turn: one
     message at a time, as there (the lock), and the first error or StopConsumer ends
     the socket, as there. ``turn`` is the socket's: whoever holds it speaks for it."""
@@ -304,8 +304,8 @@ class TableConsumer(_NoConnectionHop):
         """The table's other sockets in this process get their frames now, from this
         task, each while holding its turn: through the channel layer each would wait for
         a turn of the event loop of its own first, one more wait behind everything else
-        the loop has to do, and at 250 tables that wait is a move's slowest stretch
-        after its write (bench/load.py). Only the common case, a socket whose seat and
+        the loop has to do, and under load that wait was a move's slowest stretch after
+        its write (docs/PERFORMANCE.md). Only the common case, a socket whose seat and
         frame the notice has: any other, or one busy with a message now, is left to the
         group's copy. Returns the channels of the sockets served here, which the group's
         copy then skips."""

@@ -2,21 +2,21 @@
 
 Channels' ``InMemoryChannelLayer`` looks through every channel and every group for expired
 messages and memberships on each send and each receive: with a thousand sockets open that
-sweep was a fifth of the server's time (bench/load.py --profile). Messages expire after a
+sweep was a large share of the server's time (docs/PERFORMANCE.md). Messages expire after a
 minute and memberships after a day, so sweeping at most once a second changes nothing a
 player or a test could notice. The load benchmark's anchor uses the same layer.
 
 It also hands each receiver a copy of the message's top level only, not a deep copy: a
-table's change notice (every seat's frame) went to four sockets per move, and deep-copying
-it four times was a twentieth of the event loop's time. Receivers here only read the
-nested parts; channels-redis serialises anyway. And a group send puts the message on each
-member's queue at once instead of through a task per member.
+table's change notice (every seat's frame) goes to four sockets per move, and
+deep-copying it four times was a measurable share of the event loop's time. Receivers
+here only read the nested parts; channels-redis serialises anyway. And a group send puts
+the message on each member's queue at once instead of through a task per member.
 
 And a channel keeps its queue while its receiver lives. Channels' layer drops a queue as
 soon as a receive empties it and makes a new one for the next message (and builds a
 spare on every send and receive, as ``setdefault``'s argument): a new ``asyncio.Queue``
 per socket per move, each alive until the socket's next message, which the garbage
-collector's young passes then walked (bench/load.py). A queue goes when its receiver is
+collector's young passes then walked. A queue goes when its receiver is
 cancelled (the socket closed) and it is empty, or, as in Channels, when a message in it
 expires unread.
 """
@@ -116,9 +116,8 @@ if _ChannelsRedisLayer is not None:
         every group message through Redis even so: the group's members read (two round
         trips), the message serialised and pushed (two more), then popped, backed up and
         cleaned by the process's receiver (four more), about eight round trips of
-        redis-py per move. At 250 tables that was most of a core's difference from the
-        in-memory layer (bench/load.py: the anchor's server CPU per action, 3.1 ms on
-        Redis against 1.7 ms in memory), enough to saturate one daphne process.
+        redis-py per move. Under load that was most of a core's difference from the
+        in-memory layer (docs/PERFORMANCE.md), enough to saturate one daphne process.
 
         Here a message for a channel of this process, sent on the loop its sockets
         receive on, goes straight on that channel's queue; channels of other processes
