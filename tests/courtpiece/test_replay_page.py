@@ -1,6 +1,6 @@
-"""The Court Piece replay page (game/courtpiece/templates/courtpiece/replay.html): one number per trick,
-a trick's four cards on one row, and at the top who the hakim was and where trump came
-from (a newcomer could tell neither)."""
+"""The Court Piece replay page (game/courtpiece/templates/courtpiece/replay.html): one
+number per trick, a trick's four cards on one row, and at the top who the hakim was and
+where trump came from (a newcomer could tell neither)."""
 
 from __future__ import annotations
 
