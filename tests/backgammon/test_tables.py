@@ -331,6 +331,7 @@ def test_bg_11_a_match_to_3_with_the_crawford_game(users: list[Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- the bot
+@pytest.mark.slow  # a whole game against GNU Backgammon: minutes on a busy machine
 def test_play_now_a_guest_plays_a_whole_money_game_against_gnubg(transactional_db: Any) -> None:
     """The bot's moves come through the running clock (its task fires the deadlines,
     the decisions run in gnubg's worker processes)."""
