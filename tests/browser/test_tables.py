@@ -326,7 +326,7 @@ def test_lobby_updates_live_when_a_table_opens(browser: Any, page: Any, site: Si
 
 def test_the_create_form_shows_only_the_chosen_games_rules(page: Any, site: Site) -> None:
     """With JavaScript the other games' house rules are hidden and not sent (without it
-    they are all shown, grouped by game: tests/tables/test_newcomer_pages.py)."""
+    they are all shown, grouped by game: tests/courtpiece/test_newcomer_pages.py)."""
     errors = console_errors(page)
     page.goto(f"{site.url}/en/play/new/")
     # A guest reads what needs an account before the form, and gets a form it can send.

@@ -1,4 +1,4 @@
-"""A URLconf for tests/test_error_pages.py: the site's own, plus one view that fails."""
+"""A URLconf for tests/site/test_error_pages.py: the site's own, plus one view that fails."""
 
 from baithak.urls import *  # noqa: F403  (every route and the handler404/handler500 names)
 from baithak.urls import urlpatterns as site_patterns
