@@ -104,8 +104,8 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             # comes to its first recorded turn after one of the other's, as to every
             # later one. Without it the tables came to theirs after resting through
             # the anchor's start-up (a thousand sockets connecting, then its warm-up),
-            # and that first turn's p99 came to 25-35 ms in every run, where their
-            # later turns in quiet stretches came to 15-23 ms (PostgreSQL).
+            # and that first turn's p99 came out above their later quiet turns' in every
+            # run (docs/PERFORMANCE.md).
             await _play(tables, nominal, args.window + args.settle, random.Random(4))
             await _play(anchor, nominal, args.window + args.settle, random.Random(4))
             sides = [tables, anchor]

@@ -131,10 +131,10 @@ class _PgWaits(_Sampler):
     def figures(self, windows: list[tuple[float, float]]) -> dict[str, Any]:
         """Within these windows: the looks, the share of them that found a move waiting
         on the WAL's flush, the longest run of such looks (as time), and the most moves
-        found waiting at once. Ordinary commits, each flushed in about a millisecond,
-        are caught by a few looks in a row at most (60 ms in a quiet run, looking every
-        0.02 s); a flush the disk holds up shows as a long run, with the fast moves'
-        connections (16) all waiting behind it."""
+        found waiting at once. Ordinary commits, each flushed quickly, are caught by a
+        few looks in a row at most; a flush the disk holds up shows as a long run, with
+        the fast moves' connections (``TABLES_FAST_CONNECTIONS``) all waiting behind
+        it."""
         looks = [int(n) for n in self.within(windows)]
         waited = longest = run = 0
         for n in looks:
