@@ -27,9 +27,9 @@ each turn's own p99 with the CPU time the hypervisor gave to other machines mean
     .venv/bin/python bench/load.py --backend postgres --flush-probe 0.05   # the disk's flushes too
     .venv/bin/python bench/load.py --backend postgres --pg-waits 0.02   # moves waiting on the WAL
 
-Writes bench/results/load-<backend>.json (load-<backend>-backgammon.json). Goals: at 250
-tables, one action per second per table: p99 <= 1.5 x the anchor's and zero lost actions;
-saturation >= 0.5 x anchor's.
+Writes a dated file, bench/results/<date>-load-<backend>[-backgammon].json (history.py).
+Goals: at 250 tables, one action per second per table: p99 <= 1.5 x the anchor's and zero
+lost actions; saturation >= 0.5 x anchor's.
 
 Players are signed in by sessions written straight into the session store (a thousand
 form log-ins would only measure allauth's password hashing); everything after that goes
@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import json
 import os
 import platform
 import random
@@ -59,6 +58,7 @@ from typing import Any
 # bench/ is run as scripts: Python puts the script's own folder first on sys.path, so the
 # modules beside it import by their bare names. The servers' daphne finds site_asgi and
 # anchor_asgi through the PYTHONPATH that load_servers._env gives it.
+import history
 from load_clients import (
     ERROR_CODES,
     GAMES,
@@ -210,6 +210,7 @@ def main() -> None:
     if args.pg_waits and args.backend != "postgres":
         parser.error("--pg-waits needs --backend postgres")
     args.spy = None
+    run = history.begin("load")
     seats = GAMES[args.game][1]
     RESULTS.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
@@ -247,8 +248,7 @@ def main() -> None:
             print(f"profile: {args.profile}")
     _report(args, seats, out)
     suffix = "" if args.game == "courtpiece" else f"-{args.game}"
-    path = RESULTS / f"load-{args.backend}{suffix}.json"
-    path.write_text(json.dumps(out, indent=2) + "\n")
+    path = history.write(run, out, f"{args.backend}{suffix}")
     print(f"wrote {path.relative_to(ROOT)}")
 
 
