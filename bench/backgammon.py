@@ -17,7 +17,8 @@ Our engine's caches are emptied before every round.
 
     .venv/bin/python bench/backgammon.py [--seconds 20]
 
-Prints the figures and writes them to bench/results/backgammon.json.
+Prints the figures and writes them to a dated file, bench/results/<date>-backgammon.json
+(history.py).
 """
 
 from __future__ import annotations
@@ -28,15 +29,13 @@ import platform
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import gnubg
+import history
 import pyspiel
 
 from game.engine import backgammon as bg
 from game.engine.backgammon import position as bg_position
-
-RESULTS = Path(__file__).resolve().parent / "results" / "backgammon.json"
 
 
 def clear_caches() -> None:
@@ -127,6 +126,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="time per engine per part")
     ap.add_argument("--positions", type=int, default=3000)
     args = ap.parse_args()
+    run = history.begin("backgammon")
     rounds = 5
     per_round = args.seconds / rounds
 
@@ -184,9 +184,9 @@ def main() -> None:
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    path = history.write(run, results)
     print(json.dumps(results, indent=2))
+    print(f"wrote {path.relative_to(history.ROOT)}")
 
 
 if __name__ == "__main__":

@@ -18,8 +18,8 @@ spawn-started gnubg workers.
     .venv/bin/python bench/bgbot.py --tables 10 --rounds 2   # a quick look
     .venv/bin/python bench/bgbot.py --backend postgres       # PostgreSQL
 
-Prints the figures and writes bench/results/bgbot.json (bgbot-postgres.json with
-``--backend postgres``). Goal: p95 <= 300 ms at 0-ply.
+Prints the figures and writes a dated file, bench/results/<date>-bgbot-<backend>.json
+(history.py). Goal: p95 <= 300 ms at 0-ply.
 The machine's load average is recorded with the figures: they are only comparable at a
 similar load.
 """
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
 import random
@@ -40,8 +39,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import history
+
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "bench" / "results" / "bgbot.json"
 PG_DB = "baithak_bgbot"
 GOAL_MS = 300.0
 
@@ -213,6 +213,7 @@ def main() -> None:
     parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--seed", type=int, default=10)
     args = parser.parse_args()
+    run = history.begin("bgbot")
     with tempfile.TemporaryDirectory() as tmp:
         _setup(args.backend, Path(tmp))
         from game.backgammon import bot as bgbot
@@ -247,9 +248,8 @@ def main() -> None:
         )
     print(f"goal p95 <= {GOAL_MS:g} ms at 0-ply: {'met' if result['goal']['met'] else 'NOT met'}"
           f" (load average {load_before[0]:.1f} -> {load_after[0]:.1f} on {os.cpu_count()} cpus)")
-    path = RESULTS if args.backend == "sqlite" else RESULTS.with_name("bgbot-postgres.json")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2) + "\n")
+    path = history.write(run, result, args.backend)
+    print(f"wrote {path.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -8,15 +8,15 @@ the legal actions until the game is over. Rates are per second of this process's
 runs are interleaved, and the rung/hearts ratio is the median over rounds of the ratio
 measured back to back.
 
-Prints a table and writes bench/results/engine.json (unless ``--no-write``). Goals: rung ≥
-hearts (issue #2); no loss in refactors, rung/hearts ≥ 1.10 (issue #8). ``--help`` lists the
-options for a shorter run (fewer rounds or seconds, only some variants).
+Prints a table and writes a dated file, bench/results/<date>-engine.json (history.py),
+unless ``--no-write``. Goals: rung ≥ hearts (issue #2); no loss in refactors, rung/hearts
+≥ 1.10 (issue #8). ``--help`` lists the options for a shorter run (fewer rounds or
+seconds, only some variants).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import random
 import statistics
@@ -27,6 +27,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import history  # noqa: E402  (bench/, the script's folder, is first on sys.path)
 
 from game.engine import courtpiece as cp  # noqa: E402
 from game.engine.fair import DECK  # noqa: E402
@@ -123,6 +125,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     global SECONDS
     args = _arguments(argv)
+    run = history.begin("engine", argv)
     SECONDS = args.seconds
     configs = [
         (v, o) for v, o in CONFIGS if not args.only or v in args.only or (v, o) == ("rung", {})
@@ -151,8 +154,6 @@ def main(argv: list[str] | None = None) -> int:
     print("per round:", " ".join(f"{r:.3f}" for r in ratios))
     if args.no_write:
         return 0
-    out = ROOT / "bench" / "results"
-    out.mkdir(parents=True, exist_ok=True)
     payload = {
         "benchmark": "courtpiece random complete hands per second",
         "python": platform.python_version(),
@@ -166,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         "rung_over_hearts_per_round": [round(r, 3) for r in ratios],
         "goal_met": ratio >= 1.10,
     }
-    (out / "engine.json").write_text(json.dumps(payload, indent=2) + "\n")
+    path = history.write(run, payload)
+    print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

@@ -7,8 +7,9 @@ loopback port, then:
   picture, live figures and lesson progress) and /<lang>/rules/rung/;
 - the server time of that page: ~200 sequential GETs per language over keep-alive, p50/p90.
 
-Prints the figures and writes bench/results/lighthouse-<pages>.json. Bounded: a few minutes
-at most for one run a page.
+Prints the figures and writes a dated file, bench/results/<date>-lighthouse[-<pages>].json
+(history.py; no <pages> for every page in every language). Bounded: a few minutes at most
+for one run a page.
 
     .venv/bin/python bench/lighthouse.py            # every page, one Lighthouse run each
     .venv/bin/python bench/lighthouse.py home 3     # only /<lang>/, median of 3 runs
@@ -28,9 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import history
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
-RESULTS = BENCH / "results" / "lighthouse-{which}.json"
 CHROME = "/usr/bin/chromium"
 LANGS = ("ur", "hi", "en")
 PAGES = ("/{lang}/", "/{lang}/rules/rung/")
@@ -171,6 +173,7 @@ def main() -> int:
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     pages = {"home": PAGES[:1], "rules": PAGES[1:], "all": PAGES}[which]
     langs = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else LANGS
+    run = history.begin("lighthouse")
     if not Path(CHROME).exists():
         print(f"{CHROME} is missing (apt-get install chromium)", file=sys.stderr)
         return 1
@@ -207,9 +210,7 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=10)
     which += "" if langs == LANGS else "-" + "-".join(langs)
-    results_path = Path(str(RESULTS).format(which=which))
-    results_path.parent.mkdir(parents=True, exist_ok=True)
-    results_path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    results_path = history.write(run, results, "" if which == "all" else which)
     print(f"{'page':<20}{'perf':>6}{'a11y':>6}{'b.p.':>6}{'seo':>6}{'LCP ms':>8}{'p50 ms':>8}")
     for page in pages:
         for lang in langs:
