@@ -20,7 +20,14 @@ from game.engine import fair
 from game.models import Table
 from game.tables import access, frames, records, registry
 from game.tables.errors import TableError
-from game.tables.pages import create_from_form, error_page, is_guest, table_url
+from game.tables.pages import (
+    create_from_form,
+    error_page,
+    finished_record,
+    is_guest,
+    readable_table,
+    table_url,
+)
 from game.tables.store import replay
 from game.tables.words import error_text
 
@@ -173,10 +180,8 @@ def replay_page(
     request: HttpRequest, table: Table, hand: int, seat: int | None, invite: str
 ) -> HttpResponse:
     try:
-        record = records.hand_record(table.pk, hand)
+        record = finished_record(table, hand)
     except TableError as error:
-        if error.code == "not_found":
-            raise Http404("that game is not over") from None
         return error_page(request, error)
     game = registry.spec(table.game).finished(replay.load(table))[hand - 1]
     names = bgrender.seat_names({"seats": frames.state_payload(table.pk, None)["seats"]})
@@ -218,15 +223,10 @@ def replay_page(
 def mat_file(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     """Games 1..hand of a backgammon table as a Jellyfish .mat file, for GNU Backgammon
     or eXtreme Gammon (404 until that game is over, or where .mat cannot say it)."""
-    table = get_object_or_404(Table, pk=table_id, game="backgammon")
-    owner = access.owner_from_request(request)
-    if not access.may_see(table, owner, request.GET.get("invite") or ""):
-        raise Http404("no such table")
+    table = readable_table(request, table_id, game="backgammon")
     try:
-        record = records.hand_record(table.pk, hand)
+        record = finished_record(table, hand)
     except TableError as error:
-        if error.code == "not_found":
-            raise Http404("that game is not over") from None
         return error_page(request, error)
     if not record.get("mat"):
         raise Http404("this game has no .mat form (a Nackgammon start)")

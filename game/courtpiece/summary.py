@@ -6,21 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from game.courtpiece.cards import card
 from game.courtpiece.seats import Seats
 from game.courtpiece.words import points_explained, result_explained, result_word
-
-
-def copied_link(copied: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Where a deal played again comes from, for the pages: table, hand and the URL of
-    that hand's replay (in the active language). None for an ordinary table."""
-    if not copied:
-        return None
-    table, hand = int(copied["table"]), int(copied["hand"])
-    return {"table": table, "hand": hand, "url": reverse("game:replay", args=[table, hand])}
+from game.tables.pages import copied_link
 
 
 def hand_summary(

@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -24,7 +24,15 @@ from game.engine import fair
 from game.models import Table
 from game.tables import access, deal_again, frames, records, registry
 from game.tables.errors import TableError
-from game.tables.pages import copied_link, create_from_form, error_page, is_guest, table_url
+from game.tables.pages import (
+    copied_link,
+    create_from_form,
+    error_page,
+    finished_record,
+    is_guest,
+    readable_table,
+    table_url,
+)
 from game.tables.store import replay
 from game.tables.words import error_text
 
@@ -107,15 +115,11 @@ for seat in range(4):
 def summary_page(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     """The result of a finished hand as a fragment, for the live table to show while the
     next hand starts (the socket's frame only carries the hand being played)."""
-    table = get_object_or_404(Table, pk=table_id, game="courtpiece")
+    table = readable_table(request, table_id, game="courtpiece")
     owner = access.owner_from_request(request)
-    if not access.may_see(table, owner, request.GET.get("invite") or ""):
-        raise Http404("no such table")
     try:
-        record = records.hand_record(table.pk, hand)
+        record = finished_record(table, hand)
     except TableError as error:
-        if error.code == "not_found":
-            raise Http404("that hand is not over") from None
         return error_page(request, error)
     seat = access.seat_of(table, owner)
     finished = cp.from_record(record["record"]).view(seat)
@@ -153,10 +157,8 @@ def replay_page(
     with the check of its deal (``COURTPIECE.pages.replay``; game.tables.pages.replay
     has checked who may see it)."""
     try:
-        record = records.hand_record(table.pk, hand)
+        record = finished_record(table, hand)
     except TableError as error:
-        if error.code == "not_found":
-            raise Http404("that hand is not over") from None
         return error_page(request, error)
     finished = cp.from_record(record["record"])
     seats = frames.state_payload(table.pk, None)["seats"]

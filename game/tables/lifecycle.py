@@ -224,16 +224,23 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
     return table
 
 
+def _locked_with_seat(table_id: int, owner: access.Owner) -> tuple[Table, list[Seat], int]:
+    """The table row (locked until the transaction ends), its seats and the seat
+    ``owner`` holds there (``not_seated`` if none)."""
+    table = rows.locked(table_id)
+    seats = rows.seats_of(table)
+    number = access.seat_of(seats, owner)
+    if number is None:
+        raise TableError("not_seated", "you hold no seat at this table")
+    return table, seats, number
+
+
 def set_client_seed(*, table_id: int, owner: access.Owner, seed: str) -> Table:
     """A seated player's own seed for the deals, while the table waits (it is fixed at
     the start, after everyone has seen the commitment)."""
     seed = check_client_seed(seed)
     with transaction.atomic():
-        table = rows.locked(table_id)
-        seats = rows.seats_of(table)
-        number = access.seat_of(seats, owner)
-        if number is None:
-            raise TableError("not_seated", "you hold no seat at this table")
+        table, seats, number = _locked_with_seat(table_id, owner)
         if table.status != Table.WAITING:
             raise TableError("conflict", "client seeds are fixed once the table starts")
         seats[number].client_seed = seed
@@ -245,11 +252,7 @@ def leave_seat(*, table_id: int, owner: access.Owner) -> Table:
     """Leave: before the start the seat is freed; during play a bot takes it over (and a
     rated match records the leaver as having abandoned it)."""
     with transaction.atomic():
-        table = rows.locked(table_id)
-        seats = rows.seats_of(table)
-        number = access.seat_of(seats, owner)
-        if number is None:
-            raise TableError("not_seated", "you hold no seat at this table")
+        table, seats, number = _locked_with_seat(table_id, owner)
         seat = seats[number]
         if table.status == Table.OVER:
             raise TableError("conflict", "the match is over")

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
 from game.models import Table
-from game.tables import access, frames, lifecycle, registry
+from game.tables import access, frames, lifecycle, records, registry
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
 from game.tables.words import error_text
@@ -41,6 +41,31 @@ def error_page(request: HttpRequest, error: TableError) -> HttpResponse:
         return HttpResponseRedirect(f"{login}?next={request.get_full_path()}")
     context = {"text": error_text(error.code), "code": error.code}
     return render(request, "game/error.html", context, status=status)
+
+
+def readable_table(request: HttpRequest, table_id: int, game: str | None = None) -> Table:
+    """The table (of ``game``, if given), if the requester may see it: a private table
+    is a 404 to anyone without its invite, as if it did not exist."""
+    found = Table.objects.filter(pk=table_id)
+    if game is not None:
+        found = found.filter(game=game)
+    table = get_object_or_404(found)
+    owner = access.owner_from_request(request)
+    if not access.may_see(table, owner, request.GET.get("invite") or ""):
+        raise Http404("no such table")
+    return table
+
+
+def finished_record(table: Table, hand: int) -> dict[str, Any]:
+    """Hand (or game) ``hand`` of ``table``, once it is over (records.hand_record): one
+    not over yet is a 404 to a page, whose seed is still secret; any other refusal is
+    the caller's TableError."""
+    try:
+        return records.hand_record(table.pk, hand)
+    except TableError as error:
+        if error.code == "not_found":
+            raise Http404("not over yet") from None
+        raise
 
 
 def is_guest(request: HttpRequest) -> bool:
@@ -247,10 +272,7 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     """A finished hand (or game), drawn by its game's replay page once it is over."""
-    table = get_object_or_404(Table, pk=table_id)
-    owner = access.owner_from_request(request)
+    table = readable_table(request, table_id)
+    seat = access.seat_of(table, access.owner_from_request(request))
     invite = request.GET.get("invite") or ""
-    if not access.may_see(table, owner, invite):
-        raise Http404("no such table")
-    seat = access.seat_of(table, owner)
     return registry.spec(table.game).pages.replay(request, table, hand, seat, invite)
