@@ -146,10 +146,9 @@ def finished(state: Any) -> list[bg.Game]:
 
 def _games(match: bg.Match) -> list[bg.Game]:
     """Replay the match from its start (its fields say how it was built)."""
-    chain = len(match._seeds) if match._seeds is not None else None
     start = bg.Match(
         match.length, match.rules, seed=match.seed, client_seeds=match.client_seeds,
-        chain=chain,
+        chain=match.chain,
     )
     return matfile.match_games(start, [a for _g, _s, a in match.game_history])
 

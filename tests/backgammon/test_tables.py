@@ -101,7 +101,8 @@ class BgReference:
         seed = self.chain[len(s.games) if isinstance(s, bg.Match) else 0]
         if isinstance(s, bg.Match) and s.is_over:
             seed = self.chain[len(s.games) - 1]
-        assert shown == [list(fair.dice(seed, self.table.client_seeds, n)) for n in range(game._n)]
+        thrown = range(game.throws_used)
+        assert shown == [list(fair.dice(seed, self.table.client_seeds, n)) for n in thrown]
         assert frame["table"]["length"] == (s.length if isinstance(s, bg.Match) else 0)
 
 

@@ -465,6 +465,13 @@ class Game(_GameFields):
         """The plays open to the player on roll (empty outside the move phase)."""
         return list(self._plays) if self.phase == MOVE else []
 
+    @property
+    def throws_used(self) -> int:
+        """How many throws of the dice this game has drawn so far, equal opening throws
+        included: ``fair.dice(seed, client_seeds, n)`` for n from the game's
+        ``first_throw`` on (from 0 in a money game and in each game of a chained match)."""
+        return self._n
+
     def legal_actions(self) -> list[str]:
         if self.phase == ROLL:
             return ["roll", "double", *RESIGNS] if self._may_double() else ["roll", *RESIGNS]
@@ -769,6 +776,12 @@ class Match(_MatchFields):
     @property
     def to_move(self) -> int | None:
         return None if self.is_over else self.game.to_move
+
+    @property
+    def chain(self) -> int | None:
+        """How many server seeds the match's hash chain holds (``chain=`` as given), or
+        None when every game throws from the one seed."""
+        return None if self._seeds is None else len(self._seeds)
 
     @property
     def winner(self) -> int | None:

@@ -48,6 +48,7 @@ def test_bg_12_dice_are_the_fair_recipe_in_order() -> None:
     for n, d in enumerate(throws):
         assert fair.dice(SECRET, ["alice", "bob"], n) == d, n
     assert n_opening >= 1
+    assert g.throws_used == len(throws)  # every throw drawn is on the record, none more
 
 
 def test_bg_12_view_hides_the_seed_until_the_game_is_over() -> None:

@@ -317,3 +317,5 @@ def test_a_bad_chain_is_refused(kwargs: dict[str, Any], why: str) -> None:
 def test_a_chain_long_enough_for_the_longest_match_is_accepted() -> None:
     m = bg.Match(3, seed=SECRET, chain=5)
     assert m.view(None)["fairness"]["commitment"] == fair.commitment(fair.chain(SECRET, 5)[0])
+    assert m.chain == 5 and m.apply(m.legal_actions()[0]).chain == 5
+    assert bg.Match(3, seed=SECRET).chain is None
