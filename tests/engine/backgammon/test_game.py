@@ -339,8 +339,14 @@ def test_the_plays_names_are_formatted_once_and_each_caller_gets_its_own_list() 
         assert first == fresh
         first.append("spoiled")
         assert g.legal_actions() == fresh
-    for g in games:  # forgotten: formatted again, the same
-        object.__setattr__(g, "_play_names", None)
-    assert [g.legal_actions() for g in games] == [
+    # Forgotten: the same games replayed, never asked before, format them again, the same.
+    replayed, g = [], bg.Game(seed="names")
+    for action in [a for _seat, a in games[-1].history]:
+        if g.phase == "move":
+            replayed.append(g)
+        g = g.apply(action)
+    replayed.append(g)
+    assert [r.history for r in replayed] == [g.history for g in games]
+    assert [r.legal_actions() for r in replayed] == [
         [f"move:{p}" for p in g.legal_plays()] + game_module.RESIGNS for g in games
     ]
