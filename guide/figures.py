@@ -45,7 +45,8 @@ _PIP_PATHS = {
 }
 
 
-def _suit_names() -> dict[str, str]:
+def suit_names() -> dict[str, str]:
+    """Each suit's name ("S": Spades ...) in the active language."""
     return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}
 
 
@@ -149,7 +150,7 @@ def _svg(title: str, width: int, height: int, body: str, css_class: str) -> str:
 
 
 def figure_suits() -> str:
-    names = _suit_names()
+    names = suit_names()
     parts = []
     (baseline,), bottom = _label_lines(8 + CARD_H, [15])
     for i, suit in enumerate(SUITS):
@@ -173,7 +174,10 @@ def figure_ranks() -> str:
 
 
 @dataclass(frozen=True)
-class _Play:
+class TrickPlay:
+    """One card on the trick table (:func:`trick_svg`): who played it (0 sits at the
+    bottom), the card, and a note under the seat's name."""
+
     seat: int
     card: str  # "KS", "10S"
     note: str = ""
@@ -186,12 +190,16 @@ _SEAT_X = {0: 142, 1: 250, 2: 142, 3: 34}
 _TRICK_W = 340
 
 
-def _seat_names() -> dict[int, str]:
+def seat_names() -> dict[int, str]:
+    """The trick table's seats by compass point (0 = South, at the bottom, then
+    anticlockwise), in the active language."""
     return {0: _("South"), 1: _("East"), 2: _("North"), 3: _("West")}
 
 
-def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label: str) -> str:
-    names = _seat_names()
+def trick_svg(title: str, plays: list[TrickPlay], winner: int, trump: str, trump_label: str) -> str:
+    """The trick table as an <svg role=img>: ``plays`` in the order played, ``winner``'s
+    card marked (-1: none yet), and ``trump``'s pip under ``trump_label`` in the corner."""
+    names = seat_names()
     # Seat name, then "wins" on a line of its own (never glued to the name: word order
     # differs between languages), then any note.
     labels: dict[int, list[tuple[str, int, int, str]]] = {}
@@ -243,28 +251,29 @@ def _trick(title: str, plays: list[_Play], winner: int, trump: str, trump_label:
 
 
 def figure_trick_follow_suit() -> str:
-    plays = [_Play(0, "KS"), _Play(1, "3S"), _Play(2, "AS"), _Play(3, "9S")]
-    return _trick(_("A trick where everyone follows suit"), plays, 2, "H", _("Trump"))
+    plays = [TrickPlay(0, "KS"), TrickPlay(1, "3S"), TrickPlay(2, "AS"), TrickPlay(3, "9S")]
+    return trick_svg(_("A trick where everyone follows suit"), plays, 2, "H", _("Trump"))
 
 
 def figure_trick_trump_cut() -> str:
-    plays = [_Play(0, "AS"), _Play(1, "4S"), _Play(2, "2H"), _Play(3, "KS")]
-    return _trick(_("A trick won with a trump"), plays, 2, "H", _("Trump"))
+    plays = [TrickPlay(0, "AS"), TrickPlay(1, "4S"), TrickPlay(2, "2H"), TrickPlay(3, "KS")]
+    return trick_svg(_("A trick won with a trump"), plays, 2, "H", _("Trump"))
 
 
 def figure_trick_off_suit() -> str:
-    plays = [_Play(0, "QD"), _Play(1, "AC"), _Play(2, "5D"), _Play(3, "JD")]
-    return _trick(_("A trick where a card of another suit wins nothing"), plays, 0, "H", _("Trump"))
+    plays = [TrickPlay(0, "QD"), TrickPlay(1, "AC"), TrickPlay(2, "5D"), TrickPlay(3, "JD")]
+    title = _("A trick where a card of another suit wins nothing")
+    return trick_svg(title, plays, 0, "H", _("Trump"))
 
 
 def figure_trick_hidden_reveal() -> str:
     plays = [
-        _Play(0, "7D"),
-        _Play(1, "KC", _("Before the reveal")),
-        _Play(2, "9D"),
-        _Play(3, "3C", _("Asked for the reveal")),
+        TrickPlay(0, "7D"),
+        TrickPlay(1, "KC", _("Before the reveal")),
+        TrickPlay(2, "9D"),
+        TrickPlay(3, "3C", _("Asked for the reveal")),
     ]
-    return _trick(
+    return trick_svg(
         _("A Hidden Rung trick with the reveal"), plays, 3, "C", _("Rung after the reveal")
     )
 
@@ -443,7 +452,9 @@ def board_body(pos: BgPosition, overlay: str = "") -> str:
     return "".join(parts)
 
 
-def _board(title: str, pos: BgPosition, overlay: str = "") -> str:
+def board_svg(title: str, pos: BgPosition, overlay: str = "") -> str:
+    """A board as an <svg role=img> titled ``title`` (:func:`board_body`, then
+    ``overlay`` drawn over it)."""
     return _svg(title, BOARD_W, BOARD_H, board_body(pos, overlay), "fig-board")
 
 
@@ -453,7 +464,7 @@ def svg_image(title: str, width: int, height: int, body: str, css_class: str) ->
 
 
 def figure_bg_start() -> str:
-    return _board(_("Backgammon: the starting position"), START)
+    return board_svg(_("Backgammon: the starting position"), START)
 
 
 def figure_bg_hit() -> str:
@@ -462,20 +473,20 @@ def figure_bg_hit() -> str:
     bar_x = _BAR_X + _BAR_W / 2
     # Two arrows: light's checker moving in, the hit dark checker going to the bar.
     overlay = _arrow(x1, y1 + 14, x2, y2 - 14) + _arrow(x2 + 10, y2 - 8, bar_x, 132)
-    return _board(_("Backgammon: hitting a blot"), HIT, overlay)
+    return board_svg(_("Backgammon: hitting a blot"), HIT, overlay)
 
 
 def figure_bg_bar_entry() -> str:
     bar_x = _BAR_X + _BAR_W / 2
     x2, y2 = _top_of(22, 1)
-    return _board(
+    return board_svg(
         _("Backgammon: entering from the bar"), BAR_ENTRY, _arrow(bar_x, 190, x2, y2 + 12)
     )
 
 
 def figure_bg_bear_off() -> str:
     x1, y1 = _top_of(5, 3)
-    return _board(
+    return board_svg(
         _("Backgammon: bearing off"), BEAR_OFF, _arrow(x1, y1 - 14, _TRAY_X + 15, _BOTTOM - 50)
     )
 

@@ -23,7 +23,7 @@ def face(card: str) -> tuple[str, str]:
 
 
 def suit_name(suit: str) -> str:
-    return fig._suit_names()[suit]
+    return fig.suit_names()[suit]
 
 
 def card_label(card: str) -> str:
@@ -34,7 +34,7 @@ def card_label(card: str) -> str:
 
 def seat_name(seat: int, me: int) -> str:
     """The seat as the learner sees it: the learner always sits at the bottom (South)."""
-    return fig._seat_names()[(seat - me) % 4]
+    return fig.seat_names()[(seat - me) % 4]
 
 
 def card_svg(card: str) -> str:
@@ -50,15 +50,15 @@ def card_svg(card: str) -> str:
 
 def trick_svg(cards: list[dict[str, Any]], me: int, winner: int | None, trump: str | None) -> str:
     """The trick table (guide.figures), turned so the learner sits at the bottom."""
-    plays = [fig._Play((c["seat"] - me) % 4, face(c["card"])[0] + c["card"][1]) for c in cards]
+    plays = [fig.TrickPlay((c["seat"] - me) % 4, face(c["card"])[0] + c["card"][1]) for c in cards]
     shown_winner = -1 if winner is None else (winner - me) % 4
     title = _("The cards on the table")
     if trump is None:
         # No trump yet (Hidden Rung before the reveal, Be-Ranga): no trump pip in the corner.
-        svg = fig._trick(title, plays, shown_winner, "S", "")
+        svg = fig.trick_svg(title, plays, shown_winner, "S", "")
         corner_pip = fig.pip("S", 58, 40, 24).replace(f'fill="{fig.BLACK}"', 'fill="#fff"')
         return svg.replace(corner_pip, "")
-    return fig._trick(title, plays, shown_winner, trump, _("Trump"))
+    return fig.trick_svg(title, plays, shown_winner, trump, _("Trump"))
 
 
 def board_svg(board: dict[str, Any], title: str) -> str:
@@ -74,4 +74,4 @@ def board_svg(board: dict[str, Any], title: str) -> str:
         light_off=board["off"][0],
         dark_off=board["off"][1],
     )
-    return fig._board(title, pos)
+    return fig.board_svg(title, pos)

@@ -128,6 +128,9 @@ def test_bad_position_is_refused() -> None:
 
 
 def test_board_shows_more_than_five_as_a_number() -> None:
-    svg = figures._stack(6, 7, light=True)
+    # Seven light checkers on the 6-point, and no other checker on the board.
+    alone = figures.BgPosition(light={6: 7}, dark={}, light_off=8, dark_off=15)
+    svg = figures.board_body(alone)
     assert svg.count("<circle") == 5
-    assert ">7</text>" in svg
+    assert f'fill="{figures.BLACK}">7</text>' in svg  # on the top checker (the points'
+    # own numbers are in another ink)
