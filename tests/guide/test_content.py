@@ -8,7 +8,10 @@ front matter within limits, FAQ pages with 12-18 questions.
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,12 +125,30 @@ def test_faq_questions_need_question_marks_and_answers() -> None:
     assert len(page.faq) == 1
 
 
-def test_pages_are_parsed_once_per_file_version() -> None:
-    content._load.cache_clear()
+def test_pages_are_parsed_once_per_file_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = content.content_path("en", "rung").read_text(encoding="utf-8")
+    (tmp_path / "en").mkdir()
+    page_file = tmp_path / "en" / "rung.md"
+    page_file.write_text(source, encoding="utf-8")
+    os.utime(page_file, ns=(1_000_000_001, 1_000_000_001))  # a version nothing has cached
+    monkeypatch.setattr(content, "CONTENT_DIR", tmp_path)
+    parsed: list[tuple[str, str]] = []
+    parse = content.parse_page
+
+    def counting(lang: str, slug: str, *args: Any, **kwargs: Any) -> content.Page:
+        parsed.append((lang, slug))
+        return parse(lang, slug, *args, **kwargs)
+
+    monkeypatch.setattr(content, "parse_page", counting)
     first = get_page("en", "rung")
     second = get_page("en", "rung")
     assert first is second
-    assert content._load.cache_info().hits >= 1
+    assert parsed == [("en", "rung")]  # the second call was served from the cache
+    os.utime(page_file, ns=(2_000_000_002, 2_000_000_002))  # the file edited
+    assert get_page("en", "rung") is not first
+    assert len(parsed) == 2
 
 
 def test_unknown_slug_is_an_error() -> None:
