@@ -40,12 +40,12 @@ def tune_collector() -> None:
     global _freezer
     if every > 0 and _freezer is None:
         _freezer = threading.Thread(
-            target=_keep_young_small, args=(every, full), name="gc-freezer", daemon=True
+            target=keep_young_small, args=(every, full), name="gc-freezer", daemon=True
         )
         _freezer.start()
 
 
-def _keep_young_small(every: float, full: float, rounds: int | None = None) -> None:
+def keep_young_small(every: float, full: float, rounds: int | None = None) -> None:
     """The freezer's loop (``rounds``: stop after that many, for the tests)."""
     last_full = time.monotonic()
     while (rounds is None or rounds > 0) and not _stop.wait(every):
