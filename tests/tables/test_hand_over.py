@@ -141,7 +141,7 @@ def test_a_turn_is_not_free_while_someone_waits_for_it() -> None:
                 first_in.set()
                 await go.wait()
             # Released, and the second not yet running (nothing awaited since).
-            seen.append((turn._lock.locked(), turn.free()))
+            seen.append((turn.held(), turn.free()))
 
         async def second() -> None:
             async with turn.hold():
@@ -149,6 +149,7 @@ def test_a_turn_is_not_free_while_someone_waits_for_it() -> None:
 
         a = asyncio.ensure_future(first())
         await first_in.wait()
+        assert turn.held() and not turn.free()
         b = asyncio.ensure_future(second())
         await asyncio.sleep(0)  # the second now waits
         go.set()

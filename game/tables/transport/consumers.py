@@ -64,6 +64,11 @@ class Turn:
         """Nobody holds it or waits for it: :meth:`hold` then takes it at once."""
         return self._wanting == 0
 
+    def held(self) -> bool:
+        """Someone holds it now (as its lock tells: one who only waits does not count,
+        so a turn may be neither held nor :meth:`free`)."""
+        return self._lock.locked()
+
     @contextlib.asynccontextmanager
     async def hold(self) -> AsyncIterator[None]:
         self._wanting += 1
