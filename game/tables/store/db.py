@@ -35,7 +35,9 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import connections
 
-_local = threading.local()  # .context: this thread's long-lived context; .inside: entered
+# .context: this thread's long-lived context; .inside: entered; .checkpointed: the
+# connection whose checkpoints were handed over (SQLite)
+_local = threading.local()
 
 
 def _drop_broken_connections() -> None:
@@ -76,14 +78,14 @@ def _hand_checkpoints_over() -> None:
     conn = connections["default"]
     if conn.vendor != "sqlite" or conn.connection is None:
         return
-    if getattr(conn, "_checkpoints_handed_over", None) is conn.connection:
+    if getattr(_local, "checkpointed", None) is conn.connection:
         return  # done for this very connection (a new one is set up again)
     name = conn.settings_dict["NAME"]
     if not name or str(name) == ":memory:" or "mode=memory" in str(name):
         return  # an in-memory database (the tests') has no log to checkpoint
     with conn.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint=0")
-    conn._checkpoints_handed_over = conn.connection
+    _local.checkpointed = conn.connection
     start_checkpointer(str(name))
 
 

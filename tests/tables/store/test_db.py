@@ -20,10 +20,26 @@ def test_sqlite_takes_one_thread_postgresql_a_few_within_half_its_pool(settings:
 
 
 def test_the_calls_go_to_asgirefs_one_thread_or_the_pool(settings: Any) -> None:
-    assert db.socket_db(len, {"ENGINE": "django.db.backends.sqlite3"})._thread_sensitive
-    settings.TABLES_DB_THREADS = 2
-    call = db.socket_db(len, {"ENGINE": "django.db.backends.postgresql"})
-    assert not call._thread_sensitive and call._executor is db.executor()
+    import asyncio
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    def thread() -> str:
+        return threading.current_thread().name
+
+    async def body() -> tuple[str, str, str, str]:
+        shared = await sync_to_async(thread, thread_sensitive=True)()  # asgiref's one
+        on_sqlite = await db.socket_db(thread, {"ENGINE": "django.db.backends.sqlite3"})()
+        settings.TABLES_DB_THREADS = 2
+        on_postgres = await db.socket_db(thread, {"ENGINE": "django.db.backends.postgresql"})()
+        pool = await asyncio.get_running_loop().run_in_executor(db.executor(), thread)
+        return shared, on_sqlite, on_postgres, pool
+
+    shared, on_sqlite, on_postgres, pool = asyncio.run(body())
+    assert on_sqlite == shared  # thread-sensitive: asgiref's one thread
+    assert on_postgres != shared  # not thread-sensitive: in db.executor()'s pool
+    assert on_postgres.startswith("tables-db") and pool.startswith("tables-db")
 
 
 def test_the_checkpoint_thread_copies_the_log_into_the_database_file(tmp_path: Any) -> None:
