@@ -141,9 +141,12 @@ if _ChannelsRedisLayer is not None:
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._local_loop: asyncio.AbstractEventLoop | None = None
-            self._readers: dict[str, asyncio.Task[None]] = {}  # by the non-local name
+            # Public, like channels-redis' own receive_buffer, for the tests to look at:
+            # the tasks reading this process's channels from Redis (by the non-local
+            # name), and when each queue was last received from.
+            self.readers: dict[str, asyncio.Task[None]] = {}
+            self.seen: dict[str, float] = {}
             self._waiting: dict[str, int] = {}  # receivers waiting now, by channel
-            self._seen: dict[str, float] = {}  # when each queue was last received from
             self._last_receive = 0.0
             self._swept = 0.0
             # This process's own channels in each group, as it added them: a group
@@ -188,12 +191,12 @@ if _ChannelsRedisLayer is not None:
                 self._forget_local()
                 self._local_loop = loop
             self._last_receive = now = time.monotonic()
-            self._seen[channel] = now
+            self.seen[channel] = now
             self._sweep(now)
             real = self.non_local_name(channel)
-            reader = self._readers.get(real)
+            reader = self.readers.get(real)
             if reader is None or reader.done():
-                self._readers[real] = loop.create_task(self._read(real))
+                self.readers[real] = loop.create_task(self._read(real))
             queue = self.receive_buffer[channel]
             if not queue.empty():
                 return queue.get_nowait()  # type: ignore[no-any-return]
@@ -205,7 +208,7 @@ if _ChannelsRedisLayer is not None:
                     self._waiting[channel] == 1
                 ):
                     del self.receive_buffer[channel]
-                    self._seen.pop(channel, None)
+                    self.seen.pop(channel, None)
                 raise
             finally:
                 left = self._waiting.get(channel, 1) - 1
@@ -214,7 +217,7 @@ if _ChannelsRedisLayer is not None:
                 else:
                     self._waiting.pop(channel, None)
                 if channel in self.receive_buffer:  # not for a queue just dropped
-                    self._seen[channel] = time.monotonic()
+                    self.seen[channel] = time.monotonic()
 
         async def _read(self, real: str) -> None:
             """Move what arrives through Redis for this process onto its channels'
@@ -257,11 +260,11 @@ if _ChannelsRedisLayer is not None:
                     continue  # sent to the non-local name itself: nobody here asks for it
                 for channel in channels if isinstance(channels, list) else [channels]:
                     self._deliver(channel, message)
-            if self._readers.get(real) is asyncio.current_task():
-                del self._readers[real]
+            if self.readers.get(real) is asyncio.current_task():
+                del self.readers[real]
 
         def _deliver(self, channel: str, message: dict[str, Any]) -> None:
-            self._seen.setdefault(channel, time.monotonic())
+            self.seen.setdefault(channel, time.monotonic())
             self.receive_buffer[channel].put_nowait(message)  # full: drops the oldest
 
         def _sweep(self, now: float) -> None:
@@ -270,10 +273,10 @@ if _ChannelsRedisLayer is not None:
             if now - self._swept < SWEEP_EVERY:
                 return
             self._swept = now
-            for channel, seen in list(self._seen.items()):
+            for channel, seen in list(self.seen.items()):
                 if channel not in self._waiting and now - seen > self.expiry:
                     self.receive_buffer.pop(channel, None)
-                    del self._seen[channel]
+                    del self.seen[channel]
             fresh = time.time() - self.group_expiry
             for group, members in list(self._members.items()):
                 for channel, added in list(members.items()):
@@ -284,18 +287,18 @@ if _ChannelsRedisLayer is not None:
 
         def _forget_local(self) -> None:
             """A new loop receives: what the last one had waiting goes with it."""
-            for reader in self._readers.values():  # on that other loop, if it still runs
+            for reader in self.readers.values():  # on that other loop, if it still runs
                 if not reader.get_loop().is_closed():
                     reader.get_loop().call_soon_threadsafe(reader.cancel)
-            self._readers.clear()
+            self.readers.clear()
             self.receive_buffer.clear()
             self._waiting.clear()
-            self._seen.clear()
+            self.seen.clear()
             self._local_loop = None
 
         async def _stop_readers(self) -> None:
-            readers = list(self._readers.values())
-            self._readers.clear()
+            readers = list(self.readers.values())
+            self.readers.clear()
             for reader in readers:
                 loop = reader.get_loop()
                 if loop is asyncio.get_running_loop():
@@ -314,7 +317,7 @@ if _ChannelsRedisLayer is not None:
             if self._waiting and self._here():
                 loop = asyncio.get_running_loop()
                 for real in {self.non_local_name(c) for c in self._waiting}:
-                    self._readers[real] = loop.create_task(self._read(real))
+                    self.readers[real] = loop.create_task(self._read(real))
 
         async def flush(self) -> None:
             await super().flush()  # every group gone from Redis: so are our copies
@@ -386,12 +389,13 @@ if _ChannelsRedisLayer is not None:
                 else:
                     others.append(channel)
             if others:
-                await self._send_through_redis(group, others, message)
+                await self.send_through_redis(group, others, message)
 
-        async def _send_through_redis(
+        async def send_through_redis(
             self, group: str, channel_names: list[str], message: dict[str, Any]
         ) -> None:
-            """channels-redis' ``group_send`` after its reads, as it is."""
+            """Send ``message`` to ``channel_names`` (members of ``group``) through Redis:
+            channels-redis' ``group_send`` after its reads, as it is."""
             connection_to_channel_keys, channel_keys_to_message, channel_keys_to_capacity = (
                 self._map_channel_keys_to_connection(channel_names, message)
             )

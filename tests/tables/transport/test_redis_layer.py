@@ -80,13 +80,13 @@ async def _inbox_size(layer: Any, channel: str) -> int:
 def _spy_on_redis(layer: Any) -> list[Any]:
     """What ``layer`` sends through Redis from now on (the arguments of each send)."""
     sent: list[Any] = []
-    original = layer._send_through_redis
+    original = layer.send_through_redis
 
     async def spy(*args: Any) -> None:
         sent.append(args)
         await original(*args)
 
-    layer._send_through_redis = spy
+    layer.send_through_redis = spy
     return sent
 
 
@@ -193,16 +193,18 @@ def test_a_closed_socket_s_queue_goes_and_a_gone_one_s_is_swept() -> None:
         await asyncio.sleep(0)
         assert closed not in a.receive_buffer
         # A channel that got messages and never received again (its consumer died
-        # between two messages) is dropped after `expiry` seconds.
+        # between two messages) is dropped after `expiry` seconds, by the sweep of a
+        # receive (at most once a second, SWEEP_EVERY).
         await a.group_add("table-5", gone)
         await a.group_send("table-5", {"type": "unread"})
         assert gone in a.receive_buffer
-        a._seen[gone] = time.monotonic() - a.expiry - 1
-        a._swept = 0.0
-        a._sweep(time.monotonic())
+        await asyncio.sleep(1.3)  # past `expiry`, and a second since the last sweep
+        assert gone in a.receive_buffer  # nothing sweeps by itself ...
+        other = await _receiving(a, await a.new_channel())  # ... a receive does
         assert gone not in a.receive_buffer
+        other.cancel()
 
-    run(body, expiry=5)
+    run(body, expiry=1)
 
 
 def test_the_reader_stops_when_nobody_receives_and_what_came_meanwhile_arrives() -> None:
@@ -211,13 +213,13 @@ def test_the_reader_stops_when_nobody_receives_and_what_came_meanwhile_arrives()
         ours = await a.new_channel()
         await a.group_add("table-6", ours)
         waiting = await _receiving(a, ours)
-        assert a._readers
+        assert a.readers
         await b.group_send("table-6", {"type": "one"})  # through Redis: b is not its owner
         assert (await waiting)["type"] == "one"
         deadline = time.monotonic() + 10
-        while a._readers and time.monotonic() < deadline:
+        while a.readers and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
-        assert not a._readers  # idle: the reader has stopped
+        assert not a.readers  # idle: the reader has stopped
         await b.group_send("table-6", {"type": "two"})  # waits in Redis for the owner
         assert await _inbox_size(a, ours) == 1
         assert (await a.receive(ours))["type"] == "two"
@@ -260,7 +262,7 @@ def test_closing_the_pools_under_a_waiting_socket_keeps_it_served() -> None:
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
-        assert ours not in a.receive_buffer and ours not in a._seen
+        assert ours not in a.receive_buffer and ours not in a.seen
 
     run(body)
 
