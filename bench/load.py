@@ -57,29 +57,29 @@ from typing import Any
 
 # bench/ is run as scripts: Python puts the script's own folder first on sys.path, so the
 # modules beside it import by their bare names. The servers' daphne finds site_asgi and
-# anchor_asgi through the PYTHONPATH that load_servers._env gives it.
+# anchor_asgi through the PYTHONPATH that load_servers.server_env gives it.
 import history
 from load_clients import (
     ERROR_CODES,
     GAMES,
-    _connect_side,
-    _lost_in_log,
-    _measure,
-    _open_table,
-    _play,
+    connect_side,
+    lost_in_log,
+    measure,
+    open_table,
+    play,
 )
-from load_probes import _flush_figures, _FlushProbe, _PgWaits
-from load_report import _report
-from load_servers import RESULTS, ROOT, _daphne, _env, _prepare, _profile, _reset_services
+from load_probes import FlushProbe, PgWaits, flush_figures
+from load_report import report
+from load_servers import RESULTS, ROOT, prepare, profile, reset_services, run_daphne, server_env
 
 SATURATION_MS = 250.0
 
 
 async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, sessions: list[str],
                tables_port: int, tables_pid: int, ids: list[str]) -> dict[str, Any]:
-    """Both servers up at once, measured in turns (see _measure)."""
-    tables = await _connect_side("tables", tables_port, ids, sessions, False, args.game,
-                                 tables_pid)
+    """Both servers up at once, measured in turns (see measure)."""
+    tables = await connect_side("tables", tables_port, ids, sessions, False, args.game,
+                                tables_pid)
     # The clients' own garbage collector stays out of what they time, as timeit's does:
     # a pass over a thousand sockets' parsed frames paused every client for tens of
     # milliseconds, and the tables' frames (nested JSON) make far more objects to walk
@@ -90,34 +90,34 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
     nominal = args.rate * len(ids)
     try:
         # The tables' warm-up first: its frames give the anchor's frame size.
-        await _play(tables, nominal, args.warmup, random.Random(3))
+        await play(tables, nominal, args.warmup, random.Random(3))
         sizes = [b for t in tables.tables for b in t.frame_bytes]
         env = {**env, "ANCHOR_FRAME_BYTES": str(round(statistics.mean(sizes)) if sizes
                                                  else 3000)}
-        with _daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
-            anchor = await _connect_side("anchor", port, [str(i) for i in range(len(ids))],
-                                         sessions, True, args.game, pid)
+        with run_daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
+            anchor = await connect_side("anchor", port, [str(i) for i in range(len(ids))],
+                                        sessions, True, args.game, pid)
             gc.collect()
             gc.freeze()
-            await _play(anchor, nominal, args.warmup, random.Random(3))
+            await play(anchor, nominal, args.warmup, random.Random(3))
             # One more warm-up turn each, in the measurement's rhythm, so that each side
             # comes to its first recorded turn after one of the other's, as to every
             # later one. Without it the tables came to theirs after resting through
             # the anchor's start-up (a thousand sockets connecting, then its warm-up),
             # and that first turn's p99 came out above their later quiet turns' in every
             # run (docs/PERFORMANCE.md).
-            await _play(tables, nominal, args.window + args.settle, random.Random(4))
-            await _play(anchor, nominal, args.window + args.settle, random.Random(4))
+            await play(tables, nominal, args.window + args.settle, random.Random(4))
+            await play(anchor, nominal, args.window + args.settle, random.Random(4))
             sides = [tables, anchor]
             if args.profile:  # the nominal turns only, not the set-up
-                args.spy = _profile(tables_pid, args)
+                args.spy = profile(tables_pid, args)
             print("nominal load, in turns ...", flush=True)
-            probe = _FlushProbe(args.flush_probe) if args.flush_probe else None
-            waits = _PgWaits(args.pg_waits, args.pg_host) if args.pg_waits else None
+            probe = FlushProbe(args.flush_probe) if args.flush_probe else None
+            waits = PgWaits(args.pg_waits, args.pg_host) if args.pg_waits else None
             try:
                 results = {side.name: {"nominal": figures} for side, figures in zip(
-                    sides, (await _measure(sides, nominal, args.seconds, args.window,
-                                           args.settle, keep_errors=True)).values(),
+                    sides, (await measure(sides, nominal, args.seconds, args.window,
+                                          args.settle, keep_errors=True)).values(),
                     strict=True)}
             finally:
                 if probe is not None:
@@ -136,15 +136,15 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
             if probe is not None:
                 for side in sides:
                     nominal_figures = results[side.name]["nominal"]
-                    nominal_figures["disk_flush"] = _flush_figures(probe.within(side.windows))
+                    nominal_figures["disk_flush"] = flush_figures(probe.within(side.windows))
                     for turn, window in zip(nominal_figures["turns"], side.windows,
                                             strict=True):
-                        turn["flush_p99_ms"] = _flush_figures(probe.within([window]))["p99_ms"]
+                        turn["flush_p99_ms"] = flush_figures(probe.within([window]))["p99_ms"]
             ramps: dict[str, list[dict[str, Any]]] = {side.name: [] for side in sides}
             resting: set[str] = set()  # sides past twice the saturation latency
             for total in args.ramp:
-                step = await _measure(sides, total, args.step_seconds, args.step_seconds,
-                                      args.settle, resting=frozenset(resting))
+                step = await measure(sides, total, args.step_seconds, args.step_seconds,
+                                     args.settle, resting=frozenset(resting))
                 for name, figures in step.items():
                     ramps[name].append(figures)
                     print(f"  {name} ramp {total:>6.0f}/s: p99 {figures['p99_ms']:.1f}"
@@ -214,10 +214,10 @@ def main() -> None:
     seats = GAMES[args.game][1]
     RESULTS.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="baithak-load-"))
-    env = _env(args.backend, tmp, args.pg_host)
-    _reset_services(args.backend)
+    env = server_env(args.backend, tmp, args.pg_host)
+    reset_services(args.backend)
     print(f"preparing {args.tables} {args.game} tables ({args.backend}) ...", flush=True)
-    sessions = _prepare(env, seats * args.tables)
+    sessions = prepare(env, seats * args.tables)
     out: dict[str, Any] = {
         "game": args.game, "backend": args.backend, "pg_host": args.pg_host,
         "tables": args.tables,
@@ -226,17 +226,17 @@ def main() -> None:
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
-    with _daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
+    with run_daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
         with ThreadPoolExecutor(8) as pool:
             ids = list(pool.map(
-                lambda i: str(_open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
+                lambda i: str(open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
                 range(args.tables),
             ))
         results = asyncio.run(_run(args, env, tmp, sessions, port, pid, ids))
         side, anchor = results["tables"], results["anchor"]
         # Lost: an action a client saw applied that the log does not hold. An action not
         # answered within 10 s (an overloaded server) is counted apart, as unanswered.
-        side["missing_from_log"] = _lost_in_log(port, sessions[0], side.pop("final_versions"))
+        side["missing_from_log"] = lost_in_log(port, sessions[0], side.pop("final_versions"))
         for result in (side, anchor):
             result["unanswered"] = sum(s["lost"] for s in [result["nominal"], *result["ramp"]])
         side["lost"] = side["missing_from_log"]
@@ -246,7 +246,7 @@ def main() -> None:
         if args.spy is not None:
             args.spy.wait()
             print(f"profile: {args.profile}")
-    _report(args, seats, out)
+    report(args, seats, out)
     suffix = "" if args.game == "courtpiece" else f"-{args.game}"
     path = history.write(run, out, f"{args.backend}{suffix}")
     print(f"wrote {path.relative_to(ROOT)}")

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import websockets
-from load_report import _figures, _percentile
-from load_servers import _cpu_seconds, _machine_seconds
+from load_report import percentile, side_figures
+from load_servers import cpu_seconds, machine_seconds
 
 # ---------------------------------------------------------------------------- HTTP
 CSRF = "loadbench" + "x" * 23  # any 32-character secret works as cookie and header
@@ -49,7 +49,7 @@ GAMES = {  # what each table plays, and how many clients sit at it
 }
 
 
-def _open_table(port: int, sessions: list[str], game: str) -> int:
+def open_table(port: int, sessions: list[str], game: str) -> int:
     body, seats = GAMES[game]
     status, made = _http(port, "POST", "/api/tables", sessions[0], {
         **body, "private": False, "bots": [],
@@ -70,7 +70,7 @@ def _open_table(port: int, sessions: list[str], game: str) -> int:
     return table
 
 
-def _lost_in_log(port: int, session: str, finals: dict[str, int]) -> int:
+def lost_in_log(port: int, session: str, finals: dict[str, int]) -> int:
     """Actions every client saw applied but the table's log does not hold."""
     lost = 0
     for tid, seen in finals.items():
@@ -230,8 +230,8 @@ class Side:
         self.turns, self.windows = [], []
 
 
-async def _play(side: Side, total_rate: float, seconds: float, rng: random.Random,
-                settle: float | None = None) -> None:
+async def play(side: Side, total_rate: float, seconds: float, rng: random.Random,
+               settle: float | None = None) -> None:
     """Every table of ``side`` paced at ``total_rate`` in all; the tables start
     staggered over the first second. With ``settle``, one turn: ``settle`` seconds not
     recorded, then ``seconds`` whose latencies, server CPU and time add to the side's
@@ -244,8 +244,8 @@ async def _play(side: Side, total_rate: float, seconds: float, rng: random.Rando
 
     async def from_here() -> None:
         await asyncio.sleep(max(0.0, (record_from or begin) - time.perf_counter()))
-        busy, steal = _machine_seconds()
-        mark.update(at=time.perf_counter(), cpu=_cpu_seconds(side.pid), machine=busy,
+        busy, steal = machine_seconds()
+        mark.update(at=time.perf_counter(), cpu=cpu_seconds(side.pid), machine=busy,
                     steal=steal, mono=time.monotonic())
 
     marker = asyncio.ensure_future(from_here()) if record_from is not None else None
@@ -258,22 +258,22 @@ async def _play(side: Side, total_rate: float, seconds: float, rng: random.Rando
     if marker is not None:
         await marker
         side.elapsed += time.perf_counter() - mark["at"]
-        side.cpu += _cpu_seconds(side.pid) - mark["cpu"]
-        busy, steal = _machine_seconds()
+        side.cpu += cpu_seconds(side.pid) - mark["cpu"]
+        busy, steal = machine_seconds()
         side.machine += busy - mark["machine"]
         # Each turn's own tail and what the neighbours took meanwhile: a side's p99
         # made by one bad turn shows here.
         lat = [x for t, n in zip(side.tables, already, strict=True) for x in t.latencies[n:]]
         side.turns.append({
-            "p99_ms": round(_percentile(lat, 0.99), 1),
+            "p99_ms": round(percentile(lat, 0.99), 1),
             "steal_ms": round(1000 * (steal - mark["steal"]), 1),
         })
         side.windows.append((mark["mono"], time.monotonic()))
 
 
-async def _measure(sides: list[Side], total_rate: float, seconds: float, window: float,
-                   settle: float, keep_errors: bool = False,
-                   resting: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
+async def measure(sides: list[Side], total_rate: float, seconds: float, window: float,
+                  settle: float, keep_errors: bool = False,
+                  resting: frozenset[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """``seconds`` of each side at ``total_rate``, in turns of ``window`` seconds: tables,
     anchor, tables, anchor… Each turn starts with ``settle`` seconds not recorded (the
     staggered start). Both sides see the machine as it is in the same minutes: the
@@ -291,14 +291,14 @@ async def _measure(sides: list[Side], total_rate: float, seconds: float, window:
             if side.name in resting:
                 await asyncio.sleep(turn + settle)
             else:
-                await _play(side, total_rate, turn, rng, settle)
+                await play(side, total_rate, turn, rng, settle)
         left -= turn
-    return {side.name: _figures(side, total_rate) for side in sides
+    return {side.name: side_figures(side, total_rate) for side in sides
             if side.name not in resting}
 
 
-async def _connect_side(name: str, port: int, tables_ids: list[str], sessions: list[str],
-                        anchor: bool, game: str, pid: int) -> Side:
+async def connect_side(name: str, port: int, tables_ids: list[str], sessions: list[str],
+                       anchor: bool, game: str, pid: int) -> Side:
     seats = GAMES[game][1]
     tables = [Table(tid, seats=seats) for tid in tables_ids]
     query = "" if anchor else "?format=json"

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from load_report import _percentile
+from load_report import percentile
 from load_servers import PG_DB, RESULTS
 
 # A disk's flush, timed: 8 KiB written over the same block and fdatasync'd, as a
@@ -68,7 +68,7 @@ class _Sampler:
         return [value for at, value in self.lines if any(a <= at < b for a, b in windows)]
 
 
-class _FlushProbe(_Sampler):
+class FlushProbe(_Sampler):
     """``--flush-probe``: the disk's flushes timed (milliseconds), in a folder beside
     the results (on the repository's disk: a temporary folder may be in memory, where a
     flush waits for nothing)."""
@@ -79,14 +79,14 @@ class _FlushProbe(_Sampler):
         super().__init__(folder, _FLUSH_PROBE, str(folder / "probe"), str(interval))
 
 
-def _flush_figures(flushes: list[float]) -> dict[str, Any]:
+def flush_figures(flushes: list[float]) -> dict[str, Any]:
     def ms(value: float) -> float | None:  # None, not NaN, where there was no flush
         return None if math.isnan(value) else round(value, 2)
 
     return {
         "count": len(flushes),
-        "p50_ms": ms(_percentile(flushes, 0.50)),
-        "p99_ms": ms(_percentile(flushes, 0.99)),
+        "p50_ms": ms(percentile(flushes, 0.50)),
+        "p99_ms": ms(percentile(flushes, 0.99)),
         "max_ms": round(max(flushes), 2) if flushes else None,
     }
 
@@ -116,7 +116,7 @@ finally:
 """
 
 
-class _PgWaits(_Sampler):
+class PgWaits(_Sampler):
     """``--pg-waits``: PostgreSQL's backends waiting on the WAL's flush, counted. A
     tables turn whose p99 came from the disk (a move is told only once its commit is on
     it) shows here as a long run of looks that found moves waiting on the flush, many at

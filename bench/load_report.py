@@ -12,14 +12,14 @@ if TYPE_CHECKING:
     from load_clients import Side
 
 
-def _percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _figures(side: Side, total_rate: float) -> dict[str, Any]:
+def side_figures(side: Side, total_rate: float) -> dict[str, Any]:
     accepted = sum(t.accepted for t in side.tables)
     lat = [x for t in side.tables for x in t.latencies]
     elapsed = side.elapsed or float("nan")
@@ -36,10 +36,10 @@ def _figures(side: Side, total_rate: float) -> dict[str, Any]:
         ),
         "target_actions_per_s": total_rate,
         "actions_per_s": round(accepted / elapsed, 1),
-        "p50_ms": round(_percentile(lat, 0.50), 2),
-        "p90_ms": round(_percentile(lat, 0.90), 2),
-        "p95_ms": round(_percentile(lat, 0.95), 2),
-        "p99_ms": round(_percentile(lat, 0.99), 2),
+        "p50_ms": round(percentile(lat, 0.50), 2),
+        "p90_ms": round(percentile(lat, 0.90), 2),
+        "p95_ms": round(percentile(lat, 0.95), 2),
+        "p99_ms": round(percentile(lat, 0.99), 2),
         "max_ms": round(max(lat), 2) if lat else float("nan"),
         "errors": sum(t.errors for t in side.tables),
         "lost": sum(t.lost for t in side.tables),
@@ -48,7 +48,7 @@ def _figures(side: Side, total_rate: float) -> dict[str, Any]:
     }
 
 
-def _report(args: argparse.Namespace, seats: int, out: dict[str, Any]) -> None:
+def report(args: argparse.Namespace, seats: int, out: dict[str, Any]) -> None:
     """Add the ratios to the anchor and the goals met to ``out``, and print the
     summary."""
     t, a = out["tables_result"], out["anchor_result"]

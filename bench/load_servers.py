@@ -36,7 +36,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str, str]:
+def server_env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="baithak.settings",
@@ -58,7 +58,7 @@ def _env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str, str]:
     return env
 
 
-def _reset_services(backend: str) -> None:
+def reset_services(backend: str) -> None:
     if backend != "postgres":
         return
     for sql in (f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)", f"CREATE DATABASE {PG_DB}"):
@@ -104,7 +104,7 @@ print(json.dumps(out))
 """
 
 
-def _prepare(env: dict[str, str], players: int) -> list[str]:
+def prepare(env: dict[str, str], players: int) -> list[str]:
     py = sys.executable
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
                    check=True)
@@ -114,7 +114,7 @@ def _prepare(env: dict[str, str], players: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untyped-def]
+def run_daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untyped-def]
     port = _free_port()
     daphne = str(Path(sys.executable).with_name("daphne"))
     with log.open("w") as out:
@@ -141,7 +141,7 @@ def _daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untype
                 proc.kill()
 
 
-def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+def profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     """py-spy (pip install py-spy) sampling the tables' server for the nominal turns
     (the anchor's turns between them show as the loop waiting)."""
     spy = str(Path(sys.executable).with_name("py-spy"))
@@ -157,7 +157,7 @@ def _profile(pid: int, args: argparse.Namespace) -> subprocess.Popen[bytes]:
 
 
 # ---------------------------------------------------------------------------- CPU
-def _cpu_seconds(pid: int | None) -> float:
+def cpu_seconds(pid: int | None) -> float:
     """The server process's CPU time so far (user + system, every thread)."""
     if pid is None:
         return 0.0
@@ -165,7 +165,7 @@ def _cpu_seconds(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _machine_seconds() -> tuple[float, float]:
+def machine_seconds() -> tuple[float, float]:
     """CPU time every process of this machine has used so far (all but idle and I/O
     wait, over every core: the server, its database and Redis, the clients, anything
     else), and the time the hypervisor gave this virtual machine's cores to others
