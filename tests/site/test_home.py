@@ -171,15 +171,15 @@ def test_play_backgammon_now_from_the_home_page_seats_a_guest_against_the_bot(
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six")
 
 
-def test_the_readme_describes_the_home_page_as_it_is(client: Client) -> None:
-    """README's "Home page and navigation" names every Play button, says how many live
-    figures there are and how many queries they cost (it said two of each after a third
-    figure and a backgammon button came)."""
+def test_the_docs_describe_the_home_page_as_it_is(client: Client) -> None:
+    """docs/PAGES.md's "The front door" names every Play button, says how many live
+    figures there are and how many queries they cost (the docs once said two of each
+    after a third figure and a backgammon button came)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Home page and navigation", 1)[1].split("\n## ", 1)[0]
+    pages = (Path(__file__).resolve().parents[2] / "docs" / "PAGES.md").read_text(encoding="utf-8")
+    section = pages.split("## The front door", 1)[1].split("\n## ", 1)[0]
     html = client.get("/en/").content.decode()
     cache.delete(home.LIVE_CACHE_KEY)
     with CaptureQueriesContext(connection) as queries:
