@@ -44,6 +44,7 @@ SETUP = r"""
 import json
 from django.contrib.auth import get_user_model
 from django.test import Client
+from game.tables import access, lifecycle
 
 User = get_user_model()
 users = [User.objects.create_user(f"far{i}", password="pw") for i in range(4)]
@@ -70,8 +71,6 @@ INSPECT = r"""
 import json
 from game.tables.store import replay
 from game.models import Action, Connection, Seat, Table
-from game.tables import access
-from game.tables import lifecycle
 t = Table.objects.get(pk=TABLE_ID)
 open_sockets = Connection.objects.filter(table=t).count()
 counts = list(Seat.objects.filter(table=t).order_by("number").values_list("connections", flat=True))
