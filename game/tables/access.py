@@ -91,6 +91,17 @@ def has_invite(table: Table, invite: Any) -> bool:
     return _same_secret(invite, table.invite)
 
 
+def may_watch(table: Table, owner: Owner, invite: Any, seat: int | None) -> bool:
+    """Whether ``owner`` (who holds ``seat`` there, or None) may watch the table live, its
+    socket and its page: a seated player always; anyone else only at a table that takes
+    spectators, and at a private one only as its host or with its invite."""
+    if seat is not None:
+        return True
+    return bool(table.spectators) and (
+        not table.private or is_host(table, owner) or has_invite(table, invite)
+    )
+
+
 def may_see(table: Table, owner: Owner, invite: Any = None) -> bool:
     """Whether ``owner`` may see ``table`` at all, its finished hands included (pages,
     records, replays, summaries): any public table; a private one only from one of its

@@ -182,8 +182,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     host = access.is_host(table, owner)
     if table.private and seat is None and not host and not invited:
         raise Http404("no such table")  # a private table is not even admitted to exist
-    may_watch = seat is not None or (table.spectators and (not table.private or invited or host))
-    if not may_watch and table.status != Table.WAITING:
+    if not access.may_watch(table, owner, invite, seat) and table.status != Table.WAITING:
         return render(
             request,
             "game/error.html",

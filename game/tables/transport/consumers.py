@@ -45,11 +45,9 @@ def _table_access(table_id: int, owner: access.Owner, invite: str) -> dict[str, 
     if table is None:
         return {"exists": False}
     seat = access.seat_of(table, owner)
-    may_watch = seat is not None or (
-        table.spectators
-        and (not table.private or access.has_invite(table, invite) or access.is_host(table, owner))
-    )
-    return {"exists": True, "seat": seat, "may_watch": may_watch}
+    return {
+        "exists": True, "seat": seat, "may_watch": access.may_watch(table, owner, invite, seat)
+    }
 
 
 class Turn:
