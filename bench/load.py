@@ -45,13 +45,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import os
 import platform
 import random
 import statistics
+import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -70,14 +73,35 @@ from load_clients import (
 )
 from load_probes import FlushProbe, PgWaits, flush_figures
 from load_report import report
-from load_servers import RESULTS, ROOT, prepare, profile, reset_services, run_daphne, server_env
+from load_servers import (
+    RESULTS,
+    ROOT,
+    checkout,
+    prepare,
+    profile,
+    reset_services,
+    run_daphne,
+    server_env,
+)
 
 SATURATION_MS = 250.0
 
 
+@dataclass(frozen=True)
+class Against:
+    """The other checkout's tables' server, up and with its tables open (--against)."""
+
+    port: int
+    pid: int
+    ids: list[str]
+    sessions: list[str]
+
+
 async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, sessions: list[str],
-               tables_port: int, tables_pid: int, ids: list[str]) -> dict[str, Any]:
-    """Both servers up at once, measured in turns (see measure)."""
+               tables_port: int, tables_pid: int, ids: list[str],
+               against: Against | None = None) -> dict[str, Any]:
+    """Both servers up at once, measured in turns (see measure). The second is the anchor,
+    or with ``against`` the other checkout's tables' server (side "before")."""
     tables = await connect_side("tables", tables_port, ids, sessions, False, args.game,
                                 tables_pid)
     # The clients' own garbage collector stays out of what they time, as timeit's does:
@@ -94,9 +118,17 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
         sizes = [b for t in tables.tables for b in t.frame_bytes]
         env = {**env, "ANCHOR_FRAME_BYTES": str(round(statistics.mean(sizes)) if sizes
                                                  else 3000)}
-        with run_daphne("anchor_asgi:application", env, tmp / "anchor.log") as (port, pid):
-            anchor = await connect_side("anchor", port, [str(i) for i in range(len(ids))],
-                                        sessions, True, args.game, pid)
+        second: Any = (
+            run_daphne("anchor_asgi:application", env, tmp / "anchor.log") if against is None
+            else contextlib.nullcontext((against.port, against.pid))
+        )
+        with second as (port, pid):
+            if against is None:
+                anchor = await connect_side("anchor", port, [str(i) for i in range(len(ids))],
+                                            sessions, True, args.game, pid)
+            else:
+                anchor = await connect_side("before", port, against.ids, against.sessions,
+                                            False, args.game, pid)
             gc.collect()
             gc.freeze()
             await play(anchor, nominal, args.warmup, random.Random(3))
@@ -175,6 +207,21 @@ async def _run(args: argparse.Namespace, env: dict[str, str], tmp: Path, session
     return results
 
 
+def _open_tables(port: int, sessions: list[str], seats: int,
+                 args: argparse.Namespace) -> list[str]:
+    with ThreadPoolExecutor(8) as pool:
+        return list(pool.map(
+            lambda i: str(open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
+            range(args.tables),
+        ))
+
+
+def _commit(root: Path) -> str:
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                          text=True)
+    return done.stdout.strip()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite")
@@ -206,6 +253,11 @@ def main() -> None:
                              "of its Unix socket (such as /var/run/postgresql)")
     parser.add_argument("--game", choices=sorted(GAMES), default="courtpiece",
                         help="Court Piece tables of four clients, or backgammon of two")
+    parser.add_argument("--against", metavar="DIR",
+                        help="in the anchor's place, the tables' server of another checkout "
+                             "(with its own .venv): both play the same tables under the same "
+                             "clients, in turns, so the ratio of their CPU an action is what "
+                             "the change between them costs")
     args = parser.parse_args()
     if args.pg_waits and args.backend != "postgres":
         parser.error("--pg-waits needs --backend postgres")
@@ -226,28 +278,47 @@ def main() -> None:
         "python": platform.python_version(), "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
-    with run_daphne("site_asgi:application", env, tmp / "tables.log") as (port, pid):
-        with ThreadPoolExecutor(8) as pool:
-            ids = list(pool.map(
-                lambda i: str(open_table(port, sessions[seats * i: seats * (i + 1)], args.game)),
-                range(args.tables),
-            ))
-        results = asyncio.run(_run(args, env, tmp, sessions, port, pid, ids))
-        side, anchor = results["tables"], results["anchor"]
+    other_name = "anchor" if args.against is None else "before"
+    with contextlib.ExitStack() as servers:
+        port, pid = servers.enter_context(
+            run_daphne("site_asgi:application", env, tmp / "tables.log")
+        )
+        ids = _open_tables(port, sessions, seats, args)
+        against = None
+        if args.against:
+            where = checkout(args.against)
+            out["against"] = {"root": str(where.root), "commit": _commit(where.root)}
+            other_env = server_env(args.backend, tmp, args.pg_host, where, "_against")
+            reset_services(args.backend, "_against")
+            other_sessions = prepare(other_env, seats * args.tables, where)
+            other_port, other_pid = servers.enter_context(
+                run_daphne("site_asgi:application", other_env, tmp / "before.log", where)
+            )
+            against = Against(other_port, other_pid,
+                              _open_tables(other_port, other_sessions, seats, args),
+                              other_sessions)
+        results = asyncio.run(_run(args, env, tmp, sessions, port, pid, ids, against))
+        side, other = results["tables"], results[other_name]
         # Lost: an action a client saw applied that the log does not hold. An action not
         # answered within 10 s (an overloaded server) is counted apart, as unanswered.
         side["missing_from_log"] = lost_in_log(port, sessions[0], side.pop("final_versions"))
-        for result in (side, anchor):
+        finals = other.pop("final_versions")
+        if against is not None:
+            other["missing_from_log"] = lost_in_log(against.port, against.sessions[0], finals)
+        for result in (side, other):
             result["unanswered"] = sum(s["lost"] for s in [result["nominal"], *result["ramp"]])
         side["lost"] = side["missing_from_log"]
-        anchor.pop("final_versions")
-        out["tables_result"], out["anchor_result"] = side, anchor
+        if against is not None:
+            other["lost"] = other["missing_from_log"]
+        out["tables_result"], out[f"{other_name}_result"] = side, other
         out["error_codes"] = results["error_codes"]
         if args.spy is not None:
             args.spy.wait()
             print(f"profile: {args.profile}")
-    report(args, seats, out)
-    suffix = "" if args.game == "courtpiece" else f"-{args.game}"
+    report(args, seats, out, other_name)
+    suffix = ("" if args.game == "courtpiece" else f"-{args.game}") + (
+        "-against" if args.against else ""
+    )
     path = history.write(run, out, f"{args.backend}{suffix}")
     print(f"wrote {path.relative_to(ROOT)}")
 

@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -29,6 +30,31 @@ PG_DB = "baithak_load"
 REDIS_DB = 7
 
 
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout whose server the benchmark starts: its folder and its own Python (the
+    one of its .venv), so another checkout's server runs its own code and packages."""
+
+    root: Path
+    python: str
+
+    @property
+    def daphne(self) -> str:
+        return str(Path(self.python).with_name("daphne"))
+
+
+HERE = Checkout(ROOT, sys.executable)
+
+
+def checkout(folder: str) -> Checkout:
+    """Another checkout of the project, set up with ``make install`` (its .venv)."""
+    root = Path(folder).resolve()
+    python = root / ".venv" / "bin" / "python"
+    if not (root / "bench" / "site_asgi.py").is_file() or not python.is_file():
+        raise SystemExit(f"{root} is not a checkout with its .venv (run make install there)")
+    return Checkout(root, str(python))
+
+
 # ---------------------------------------------------------------------------- set-up
 def _free_port() -> int:
     with socket.socket() as s:
@@ -36,7 +62,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def server_env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str, str]:
+def server_env(
+    backend: str, tmp: Path, pg_host: str = "127.0.0.1", where: Checkout = HERE, name: str = ""
+) -> dict[str, str]:
+    """The environment of ``where``'s servers; ``name`` keeps a second server's database
+    (and Redis number) apart from the first's."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="baithak.settings",
@@ -44,30 +74,31 @@ def server_env(backend: str, tmp: Path, pg_host: str = "127.0.0.1") -> dict[str,
         SECRET_KEY="load-bench-" + secrets.token_hex(16),
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
-        PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
+        PYTHONPATH=os.pathsep.join([str(where.root), str(where.root / "bench")]),
     )
     if backend == "postgres":
         # A directory is PostgreSQL's Unix socket (libpq's rule), given in the URL's
         # host part with its slashes quoted.
         host = quote(pg_host, safe="") if pg_host.startswith("/") else f"{pg_host}:5432"
-        env["DATABASE_URL"] = f"postgres://postgres@{host}/{PG_DB}"
-        env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB}"
+        env["DATABASE_URL"] = f"postgres://postgres@{host}/{PG_DB}{name}"
+        env["REDIS_URL"] = f"redis://127.0.0.1:6379/{REDIS_DB + (1 if name else 0)}"
         env.setdefault("DB_POOL_MAX", "20")
     else:
-        env["DATABASE_URL"] = f"sqlite:///{tmp / 'load.sqlite3'}"
+        env["DATABASE_URL"] = f"sqlite:///{tmp / f'load{name}.sqlite3'}"
     return env
 
 
-def reset_services(backend: str) -> None:
+def reset_services(backend: str, name: str = "") -> None:
     if backend != "postgres":
         return
-    for sql in (f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)", f"CREATE DATABASE {PG_DB}"):
+    db = f"{PG_DB}{name}"
+    for sql in (f"DROP DATABASE IF EXISTS {db} WITH (FORCE)", f"CREATE DATABASE {db}"):
         subprocess.run(
             ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql], check=True,
             capture_output=True,
         )
-    subprocess.run(["redis-cli", "-n", str(REDIS_DB), "flushdb"], check=True,
-                   capture_output=True)
+    subprocess.run(["redis-cli", "-n", str(REDIS_DB + (1 if name else 0)), "flushdb"],
+                   check=True, capture_output=True)
 
 
 _MAKE_PLAYERS = r"""
@@ -104,23 +135,25 @@ print(json.dumps(out))
 """
 
 
-def prepare(env: dict[str, str], players: int) -> list[str]:
-    py = sys.executable
-    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env,
+def prepare(env: dict[str, str], players: int, where: Checkout = HERE) -> list[str]:
+    py = where.python
+    subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=where.root, env=env,
                    check=True)
-    done = subprocess.run([py, "-c", _MAKE_PLAYERS, str(players)], cwd=ROOT, env=env,
+    done = subprocess.run([py, "-c", _MAKE_PLAYERS, str(players)], cwd=where.root, env=env,
                           check=True, capture_output=True, text=True)
     return list(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 @contextlib.contextmanager
-def run_daphne(app: str, env: dict[str, str], log: Path):  # type: ignore[no-untyped-def]
+def run_daphne(  # type: ignore[no-untyped-def]
+    app: str, env: dict[str, str], log: Path, where: Checkout = HERE
+):
     port = _free_port()
-    daphne = str(Path(sys.executable).with_name("daphne"))
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "--websocket_timeout", "-1", app],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [where.daphne, "-b", "127.0.0.1", "-p", str(port), "--websocket_timeout", "-1",
+             app],
+            cwd=where.root, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
         try:
             deadline = time.monotonic() + 30
