@@ -1,62 +1,22 @@
-"""Words for what the engines emit (cards, actions, seats), in the active language."""
+"""Words for a lesson's options (cards, actions, seats, results), in the active language:
+the games' own words (game.courtpiece.words, game.backgammon.words), and the lessons' way
+of naming the learner's seat and team."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from game.backgammon import words as bg_words
+from game.courtpiece import words as cp_words
 from tutorials import pictures
 from tutorials.steps.base import Option
 
 
 def action_label(action: str) -> str:
-    kind, _sep, arg = action.partition(":")
-    if kind == "call":
-        return _("Call %(suit)s") % {"suit": pictures.suit_name(arg)}
-    if kind == "play":
-        return _("Play the %(card)s") % {"card": pictures.card_label(arg)}
-    if kind == "hide":
-        return _("Hide the %(card)s face down") % {"card": pictures.card_label(arg)}
-    if kind == "bid":
-        return _("Bid %(tricks)s %(suit)s") % {
-            "tricks": arg[:-1],
-            "suit": pictures.suit_name(arg[-1]),
-        }
-    words = {
-        "thirteenth": _("Trump from my thirteenth card"),
-        "redeal": _("Ask for a new deal"),
-        "pass": _("Pass"),
-        "ask": _("Ask to see the trump"),
-        "reveal": _("Turn the hidden card up"),
-        "claim": _("Claim all thirteen tricks"),
-        "take": _("Take"),
-        "drop": _("Drop"),
-        "double": _("Double"),
-        "timeout": _("Time runs out"),
-    }
-    return words.get(kind, action)
-
-
-def bid_label(bid: str) -> str:
-    """A bid as the table hears it ("8 Hearts", "Pass"), for the list of bids so far."""
-    if bid == "pass":
-        return _("Pass")
-    return _("%(tricks)s %(suit)s") % {"tricks": bid[:-1], "suit": pictures.suit_name(bid[-1])}
-
-
-def result_kind_label(kind: str) -> str:
-    words = {
-        "win": _("An ordinary win"),
-        "kot": _("Kot"),
-        "gone_kot": _("Gone kot"),
-        "court": _("Court (all thirteen)"),
-        "baawan": _("Baawan (fifty-two)"),
-        "biyasi": _("Biyasi (eighty-two)"),
-        "mendikot": _("Mendikot (all four tens)"),
-        "made": _("Bid made"),
-        "set": _("Bid failed"),
-        "redeal": _("Redeal"),
-    }
-    return words.get(kind, kind)
+    """An action as a lesson offers it to choose: each game's own words."""
+    if action in bg_words.CUBE_ANSWERS:
+        return bg_words.action_label(action)
+    return cp_words.action_instruction(action)
 
 
 def seat_label(seat: int, me: int) -> str:
@@ -85,7 +45,7 @@ def option_label(option: Option, me: int = 0) -> str:
     if option.kind == "team":
         return team_label(int(option.data), me)
     if option.kind == "kind":
-        return result_kind_label(option.data)
+        return cp_words.result_choice(option.data)
     if option.kind == "yesno":
         return _("Yes") if option.data == "yes" else _("No")
     if option.kind == "play":

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from game.backgammon import board as bgboard
 from game.backgammon import render as bgrender
 from game.backgammon.moves import Turn
+from game.courtpiece import words as cp_words
 from game.engine import backgammon as bg
 from guide.pages import BY_SLUG, url_name_and_kwargs
 from tutorials import labels, pictures
@@ -133,7 +134,7 @@ def present_step(step: Step) -> dict[str, Any]:
         if view.get("bids"):
             out["bids"] = [
                 _("%(seat)s: %(bid)s")
-                % {"seat": labels.seat_label(b["seat"], me), "bid": labels.bid_label(b["bid"])}
+                % {"seat": labels.seat_label(b["seat"], me), "bid": cp_words.bid_heard(b["bid"])}
                 for b in view["bids"]
             ]
         if view.get("completed_tricks") and "last_trick" not in ctx and step.widget != "cards":

@@ -67,6 +67,10 @@ def how_word(how: str) -> str:
     }.get(how, how)
 
 
+# The answers to a double, and the double itself (lessons ask about them too).
+CUBE_ANSWERS = ("double", "take", "drop")
+
+
 def action_label(action: str) -> str:
     labels = {
         "roll": _("Roll the dice"),

@@ -13,10 +13,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from game.engine import courtpiece as cp
+from guide import figures
 
 
 def suit_name(suit: str) -> str:
-    return {"S": _("Spades"), "H": _("Hearts"), "D": _("Diamonds"), "C": _("Clubs")}[suit]
+    """The suit's name: the guide's own (its figures name the suits too)."""
+    return figures.suit_names()[suit]
 
 
 def card_name(code: str) -> str:
@@ -197,3 +199,52 @@ def score_hint(match: dict[str, Any]) -> str:
     if measure == "hands":
         return _("Each hand won counts 1.")
     return ""
+
+
+# --- the lessons' phrasings: an action as an answer to choose, a result as a name ------
+
+
+def action_instruction(action: str) -> str:
+    """An action as the lessons offer it to choose ("Call Hearts", "Play the Ace of
+    Spades"), where the table's buttons (:func:`action_label`) name only the thing."""
+    kind, _sep, arg = action.partition(":")
+    if kind == "call":
+        return _("Call %(suit)s") % {"suit": suit_name(arg)}
+    if kind == "play":
+        return _("Play the %(card)s") % {"card": card_name(arg)}
+    if kind == "hide":
+        return _("Hide the %(card)s face down") % {"card": card_name(arg)}
+    if kind == "bid":
+        return _("Bid %(tricks)s %(suit)s") % {"tricks": arg[:-1], "suit": suit_name(arg[-1])}
+    words = {
+        "thirteenth": _("Trump from my thirteenth card"),
+        "redeal": _("Ask for a new deal"),
+        "pass": _("Pass"),
+        "ask": _("Ask to see the trump"),
+        "reveal": _("Turn the hidden card up"),
+        "claim": _("Claim all thirteen tricks"),
+        "timeout": _("Time runs out"),
+    }
+    return words.get(kind, action)
+
+
+def bid_heard(bid: str) -> str:
+    """A bid as the table hears it ("8 Hearts", "Pass"), for the list of bids so far."""
+    return _("Pass") if bid == "pass" else bid_label(bid)
+
+
+def result_choice(kind: str) -> str:
+    """A result kind as a lesson offers it to choose, with what it is worth."""
+    words = {
+        "win": _("An ordinary win"),
+        "kot": _("Kot"),
+        "gone_kot": _("Gone kot"),
+        "court": _("Court (all thirteen)"),
+        "baawan": _("Baawan (fifty-two)"),
+        "biyasi": _("Biyasi (eighty-two)"),
+        "mendikot": _("Mendikot (all four tens)"),
+        "made": _("Bid made"),
+        "set": _("Bid failed"),
+        "redeal": _("Redeal"),
+    }
+    return words.get(kind, kind)
