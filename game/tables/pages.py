@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
 from game.models import Table
-from game.tables import access, frames, lifecycle, records, registry
+from game.tables import access, frames, lifecycle, mine, records, registry
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
 from game.tables.words import error_text
@@ -168,6 +168,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         return render(request, "game/lobby_tables.html", context)
     context["guest"] = is_guest(request)
     context["games"] = games
+    context["your_games"] = mine.your_games(access.owner_of_request(request))
     context["new_url"] = reverse(registry.spec(registry.default_name()).pages.new_table_url)
     return render(request, "game/lobby.html", context)
 
