@@ -17,10 +17,14 @@ class GameConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from allauth.account.signals import user_logged_in
         from django.db.models.signals import post_save
 
         from accounts.models import Profile
+        from game.tables import signin
 
         # The tables keep players' names for a few seconds (game.tables.names); a name
         # saved in this process shows at once.
         post_save.connect(_forget_name, sender=Profile, dispatch_uid="game-forget-name")
+        # Signing in keeps a guest's games and follows the invite they came by.
+        user_logged_in.connect(signin.on_signed_in, dispatch_uid="game-signed-in")

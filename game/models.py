@@ -124,6 +124,14 @@ class Seat(models.Model):
         constraints = (
             models.UniqueConstraint(fields=["table", "number"], name="one_seat_per_number"),
         )
+        # A guest's games (game.tables.mine) and their hand-over to a new account
+        # (game.tables.signin) look seats up by the session's key; only guests' seats are
+        # in it, and a move never changes the column.
+        indexes = (
+            models.Index(
+                fields=["guest_key"], condition=~models.Q(guest_key=""), name="seat_guest"
+            ),
+        )
 
     def __str__(self) -> str:
         return f"seat {self.number} of table {self.table_id}"

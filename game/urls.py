@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern] = [
     path("", pages.lobby, name="lobby"),
     path("now/", pages.play_now, name="play_now"),
     path("<int:table_id>/", pages.table_page, name="table"),
+    path("<int:table_id>/seats/", pages.seats_part, name="seats"),
     path("<int:table_id>/sit/", pages.sit, name="sit"),
     path("<int:table_id>/leave/", pages.leave, name="leave"),
     path("<int:table_id>/start/", pages.start, name="start"),

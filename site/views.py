@@ -15,6 +15,8 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from game.tables import access, mine
+
 
 @require_safe
 def root(request: HttpRequest) -> HttpResponseRedirect:
@@ -30,11 +32,13 @@ def root(request: HttpRequest) -> HttpResponseRedirect:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The front door: Play now, the lessons with the visitor's progress, play with
-    friends, the rules, and the live figures (baithak.home)."""
+    """The front door: Play now, the visitor's own games, the lessons with their progress,
+    play with friends, the rules, and the live figures (baithak.home)."""
     context = {
         "live": home_parts.live_figures(),
         "lessons": home_parts.lesson_progress(request),
+        # The way back to a game: the visitor's own tables, account or guest session.
+        "your_games": mine.your_games(access.owner_of_request(request)),
         "picture": mark_safe(home_parts.picture()),  # drawn by us, every word escaped
     }
     return render(request, "home.html", context)

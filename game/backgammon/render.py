@@ -27,6 +27,7 @@ from game.backgammon.moves import Turn
 from game.backgammon.words import action_label, how_word, kind_word
 from game.engine import backgammon as bg
 from game.tables.html import deadline
+from game.tables.words import empty, mention
 
 HOMES = ("right", "left")
 
@@ -48,6 +49,22 @@ def seat_names(payload: dict[str, Any]) -> dict[int, str]:
         else:
             names[seat] = _("Empty seat")
     return names
+
+
+def seat_offers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``GamePages.seat_offers``: each seat by its checkers' colour, with whom it plays
+    against, for someone choosing where to sit."""
+    by_seat = {int(r["seat"]): r for r in rows}
+    return [
+        {
+            "seat": seat,
+            "name": _("Light") if seat == 0 else _("Dark"),
+            "text": _("no opponent yet")
+            if empty(by_seat.get(1 - seat))
+            else _("against %(who)s") % {"who": mention(by_seat.get(1 - seat))},
+        }
+        for seat in sorted(by_seat)
+    ]
 
 
 def who(seat: int, me: int | None, names: dict[int, str]) -> str:

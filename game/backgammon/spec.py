@@ -233,5 +233,6 @@ BACKGAMMON = GameSpec(
         new_table_button="backgammon/lobby_new_table.html",
         new_table_url="game:new_bg",
         routes=urls.routes,
+        seat_offers=render.seat_offers,
     ),
 )

@@ -251,7 +251,12 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
                 "name": seats.name(seat),
                 "role": seats.role(seat),
                 "bot": bool((seats.info.get(seat) or {}).get("bot")),
-                "connected": (seats.info.get(seat) or {}).get("connected", True),
+                # The viewer's own seat is here (its page is drawing it, before its socket
+                # has opened); nobody sits in an empty seat: neither is ever "Away".
+                "connected": seat == me or (seats.info.get(seat) or {}).get("connected", True),
+                "empty": seat in seats.info
+                and not seats.info[seat].get("bot")
+                and not seats.info[seat].get("player"),
                 "count": counts[seat] if seat < len(counts) else 0,
                 "backs": range(0 if seat == me or seat in open_hands else min(counts[seat], 13)),
                 "open": [card(c) for c in open_hands.get(seat, [])],

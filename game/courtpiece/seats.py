@@ -7,8 +7,51 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from game.tables.words import empty, mention
+
 #: Where each relative seat sits: 0 is the viewer (bottom), play goes anticlockwise (CP-3).
 PLACES = ("bottom", "right", "top", "left")
+
+
+def compass(seat: int) -> str:
+    """The seat's name at the table: seat 0 is South, and play goes East, North, West."""
+    return {0: _("South"), 1: _("East"), 2: _("North"), 3: _("West")}[seat % 4]
+
+
+def _with_and_against(partner: dict[str, Any] | None, left: Any, right: Any) -> str:
+    """Whom a seat plays with (across) and against (either side), one whole sentence for
+    each case, so that every language words it its own way."""
+    values = {"partner": mention(partner), "left": mention(left), "right": mention(right)}
+    bots = bool((left or {}).get("bot") and (right or {}).get("bot"))
+    nobody = empty(left) and empty(right)
+    if empty(partner):
+        if bots:
+            return _("no partner yet, against two bots")
+        if nobody:
+            return _("no partner yet, against two empty seats")
+        return _("no partner yet, against %(left)s and %(right)s") % values
+    if bots:
+        return _("partner of %(partner)s, against two bots") % values
+    if nobody:
+        return _("partner of %(partner)s, against two empty seats") % values
+    return _("partner of %(partner)s, against %(left)s and %(right)s") % values
+
+
+def seat_offers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``GamePages.seat_offers``: each seat by its compass name, with its partner (across
+    the table) and its opponents (either side), for someone choosing where to sit."""
+    by_seat = {int(r["seat"]): r for r in rows}
+    return [
+        {
+            "seat": seat,
+            "name": compass(seat),
+            "text": _with_and_against(
+                by_seat.get((seat + 2) % 4), by_seat.get((seat + 1) % 4),
+                by_seat.get((seat + 3) % 4),
+            ),
+        }
+        for seat in sorted(by_seat)
+    ]
 
 
 class Seats:
@@ -35,8 +78,7 @@ class Seats:
             return str(player)
         if self.info and not info.get("bot"):
             return _("Empty seat")
-        compass = {0: _("South"), 1: _("East"), 2: _("North"), 3: _("West")}
-        return _("Bot (%(place)s)") % {"place": compass[seat]}
+        return _("Bot (%(place)s)") % {"place": compass(seat)}
 
     def role(self, seat: int) -> str:
         if self.me is None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game.bots import courtpiece as bot
-from game.courtpiece import render, urls, variants, views
+from game.courtpiece import render, seats, urls, variants, views
 from game.engine import courtpiece as cp
 from game.engine.protocol import GameState
 from game.tables.registry import GamePages, GameSpec
@@ -101,5 +101,6 @@ COURTPIECE = GameSpec(
         new_table_url="game:new",
         routes=urls.routes,
         last_hand=views.last_hand,
+        seat_offers=seats.seat_offers,
     ),
 )

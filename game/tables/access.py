@@ -80,9 +80,11 @@ def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
 
 
 def is_host(table: Table, owner: Owner) -> bool:
-    """Whether ``owner`` made the table (an account, or the guest whose key made it)."""
-    if owner.is_user and table.host_id is not None and table.host_id == owner.user.pk:
-        return True
+    """Whether ``owner`` made the table (an account, or the guest whose key made it). A
+    table an account hosts is that account's alone, also one a guest made and then
+    handed to their new account (game.tables.signin): the old key hosts nothing."""
+    if table.host_id is not None:
+        return owner.is_user and table.host_id == owner.user.pk
     return _same_secret(owner.guest_key, table.host_guest)
 
 

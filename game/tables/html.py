@@ -10,6 +10,7 @@ own view, so no renderer can leak a card its seat may not see.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from html import escape
 from typing import Any
@@ -30,9 +31,33 @@ def _pages_of(payload: dict[str, Any]) -> registry.GamePages:
 
 
 def table_frame_html(payload: dict[str, Any], lang: str) -> str:
-    """The HTML of one state frame (out of band), for the seat the payload was made for."""
+    """The HTML of one state frame (out of band), for the seat the payload was made for;
+    while the table waits, with the seats' doorbell (seats_bell)."""
     with translation.override(lang):
-        return _pages_of(payload).frame_html(payload, True)
+        frame = _pages_of(payload).frame_html(payload, True)
+    if (payload.get("table") or {}).get("status") == "waiting":
+        frame += seats_bell(payload.get("seats") or [], oob=True)
+    return frame
+
+
+def seats_signature(seats: list[dict[str, Any]]) -> str:
+    """Who sits where, in a few characters: it changes when someone sits down or leaves
+    (or a bot is seated), whatever else the frame says."""
+    text = "|".join(
+        f"{s.get('seat')}:{int(bool(s.get('bot')))}:{int(bool(s.get('guest')))}:"
+        f"{s.get('player') or ''}"
+        for s in seats
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def seats_bell(seats: list[dict[str, Any]], oob: bool = False) -> str:
+    """A waiting table's doorbell: the page's list of seats carries forms with the
+    page's CSRF token and the viewer's invite, which a socket's frame cannot draw, so the
+    frame only says who sits where now and the page (static/js/table.js) fetches its list
+    again when that differs from the one it shows (``game:seats``)."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="seats-bell"{swap} data-seats="{seats_signature(seats)}" hidden></div>'
 
 
 def table_live_html(payload: dict[str, Any], lang: str) -> str:

@@ -6,7 +6,9 @@ hand whatever is a game's own to its registration (``GamePages``)."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
 from game.models import Table
-from game.tables import access, frames, lifecycle, records, registry
+from game.tables import access, frames, html, lifecycle, mine, names, records, registry, signin
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
 from game.tables.words import error_text
@@ -41,6 +43,12 @@ def error_page(request: HttpRequest, error: TableError) -> HttpResponse:
         return HttpResponseRedirect(f"{login}?next={request.get_full_path()}")
     context = {"text": error_text(error.code), "code": error.code}
     return render(request, "game/error.html", context, status=status)
+
+
+def no_table(request: HttpRequest) -> HttpResponse:
+    """Our 404 for a table's page: no such table, or a private one opened without its
+    invite. The two read alike, so the page tells nobody which tables exist."""
+    return render(request, "game/no_table.html", status=404)
 
 
 def readable_table(request: HttpRequest, table_id: int, game: str | None = None) -> Table:
@@ -168,20 +176,92 @@ def lobby(request: HttpRequest) -> HttpResponse:
         return render(request, "game/lobby_tables.html", context)
     context["guest"] = is_guest(request)
     context["games"] = games
+    context["your_games"] = mine.your_games(access.owner_of_request(request))
     context["new_url"] = reverse(registry.spec(registry.default_name()).pages.new_table_url)
     return render(request, "game/lobby.html", context)
 
 
-@require_GET
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    owner = access.owner_from_request(request)
+def seats_context(
+    request: HttpRequest, table: Table, rows: list[dict[str, Any]], seat: int | None,
+    invite: str,
+) -> dict[str, Any]:
+    """The waiting table's list of seats (game/partials/seats.html): each seat as its game
+    names it (``GamePages.seat_offers``: "North", "partner of asma, against …") with who
+    sits there, the doorbell's signature that keeps it live, and for someone who came by
+    the invite, who invites them."""
+    owner = access.owner_of_request(request)
+    host = access.is_host(table, owner)
+    offers = {o["seat"]: o for o in registry.spec(table.game).pages.seat_offers(rows)}
+    seat_list = [
+        {
+            **row,
+            **offers.get(row["seat"], {"name": "", "text": ""}),
+            "empty": not row["bot"] and not row["player"],
+            "mine": row["seat"] == seat,
+        }
+        for row in rows
+    ]
+    invited_by = ""
+    if invite and seat is None and not host and table.host_id is not None:
+        invited_by = names.names_of({table.host_id}).get(table.host_id, "")
+    seats_url = reverse("game:seats", args=[table.pk])
+    return {
+        "table": table,
+        "seat": seat,
+        "is_host": host,
+        "invite": invite,
+        "guest": not owner.is_user,
+        "seat_list": seat_list,
+        "seats_signature": html.seats_signature(rows),
+        "seats_url": f"{seats_url}?invite={invite}" if invite else seats_url,
+        "invited_by": invited_by,
+        "variant_name": registry.spec(table.game).pages.title(table.variant),
+    }
+
+
+def _admitted(request: HttpRequest, table: Table, owner: access.Owner) -> tuple[int | None, str]:
+    """The seat ``owner`` holds and the invite they came with (only if it is the
+    table's); Http404 for a private table they may not open."""
     seat = access.seat_of(table, owner)
     invite = request.GET.get("invite") or ""
     invited = access.has_invite(table, invite)
-    host = access.is_host(table, owner)
-    if table.private and seat is None and not host and not invited:
+    if table.private and seat is None and not access.is_host(table, owner) and not invited:
         raise Http404("no such table")  # a private table is not even admitted to exist
+    return seat, invite if invited else ""
+
+
+@require_GET
+def seats_part(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The waiting table's list of seats alone, fetched again by its page when the
+    socket's doorbell says someone sat down or left (game.tables.html.seats_bell)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return no_table(request)
+    try:
+        seat, invite = _admitted(request, table, access.owner_of_request(request))
+    except Http404:
+        return no_table(request)
+    rows = frames.state_payload(table.pk, seat)["seats"] if table.status == Table.WAITING else []
+    context = seats_context(request, table, rows, seat, invite)
+    context["waiting"] = table.status == Table.WAITING
+    return render(request, "game/partials/seats.html", context)
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return no_table(request)
+    owner = access.owner_from_request(request)
+    try:
+        seat, invite = _admitted(request, table, owner)
+    except Http404:
+        return no_table(request)
+    invited = bool(invite)
+    host = access.is_host(table, owner)
+    if invited and seat is None and not host and not owner.is_user:
+        # A guest who came by the invite: signing in, in this browser, brings them back.
+        signin.remember_invite(request.session, table.pk, invite)
     if not access.may_watch(table, owner, invite, seat) and table.status != Table.WAITING:
         return render(
             request,
@@ -210,13 +290,15 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(table_url(table, table.invite))
         if table.private and host and not is_guest_table
         else "",
-        "invite": invite if invited else "",
+        "invite": invite,
         "seats": payload["seats"],
         "waiting": table.status == Table.WAITING,
         "guest": not owner.is_user,
         "copied": copied_link(frames.copied_from(table)),
         **pages.table_context(request, lang),
     }
+    if context["waiting"]:
+        context.update(seats_context(request, table, payload["seats"], seat, invite))
     return render(request, pages.table_template, context)
 
 
@@ -239,6 +321,27 @@ def _seat_action(request: HttpRequest, do: Any) -> HttpResponse:
     return HttpResponseRedirect(table_url(table, invite))
 
 
+def _guest_sits(request: HttpRequest, table_id: int, number: int, invite: str) -> HttpResponse:
+    """A guest chose a seat: people's tables need an account, so they go to sign in (or
+    sign up) with the table, its invite and their seat kept, and come back seated
+    (game.tables.signin)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not access.may_see(table, access.owner_of_request(request), invite):
+        return no_table(request)
+    if table.status != Table.WAITING:
+        return error_page(request, TableError("conflict", "the table has already started"))
+    if not 0 <= number < len(frames.state_payload(table.pk, None)["seats"]):
+        return error_page(request, TableError("bad_request", "no such seat"))
+    kept = invite if access.has_invite(table, invite) else ""  # a public table needs none
+    signin.remember_invite(request.session, table.pk, kept, number)
+    messages.info(
+        request,
+        _("Sign in, or create an account, to take your seat: you come straight back to it."),
+    )
+    login = reverse("account_login")
+    return HttpResponseRedirect(f"{login}?next={quote(table_url(table, kept or None))}")
+
+
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
@@ -246,6 +349,8 @@ def sit(request: HttpRequest, table_id: int) -> HttpResponse:
     except ValueError:
         number = -1
     invite = request.POST.get("invite") or None
+    if not access.owner_of_request(request).is_user:
+        return _guest_sits(request, table_id, number, invite or "")
     return _seat_action(
         request,
         lambda owner: lifecycle.take_seat(
@@ -271,7 +376,10 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     """A finished hand (or game), drawn by its game's replay page once it is over."""
-    table = readable_table(request, table_id)
+    try:
+        table = readable_table(request, table_id)
+    except Http404:
+        return no_table(request)
     seat = access.seat_of(table, access.owner_from_request(request))
     invite = request.GET.get("invite") or ""
     return registry.spec(table.game).pages.replay(request, table, hand, seat, invite)

@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 from accounts import games as accounts_games
 from game.engine.protocol import GameState
 
@@ -24,6 +26,14 @@ if TYPE_CHECKING:
     from django.urls import URLPattern
 
     from game.models import Table
+
+
+def numbered_seats(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``GamePages.seat_offers`` for a game whose seats have no names of their own."""
+    return [
+        {"seat": int(r["seat"]), "name": _("Seat %(n)s") % {"n": int(r["seat"]) + 1}, "text": ""}
+        for r in rows
+    ]
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,10 @@ class GamePages:
     last_hand: Callable[[Table, int | None], dict[str, Any] | None] = (
         lambda table, seat: None
     )
+    # (the seat rows of a state payload) -> each seat as the table names it, for someone
+    # choosing where to sit (the waiting table, an invite): {"seat": n, "name": "North",
+    # "text": "partner of asma, against a bot and an empty seat"}
+    seat_offers: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = numbered_seats
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-"""The words every table page shares, whatever the game: refusals and emotes."""
+"""The words every table page shares, whatever the game: refusals, emotes, who sits where."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils.translation import gettext as _
 
@@ -34,3 +36,21 @@ def error_text(code: str) -> str:
         "not_over": _("That hand is not over yet: it can be played again once it ends."),
     }
     return words.get(code, _("Something went wrong."))
+
+
+def empty(row: dict[str, Any] | None) -> bool:
+    """Whether nobody sits in a seat (a seat row of a state frame): no player, no bot."""
+    return not (row or {}).get("bot") and not (row or {}).get("player")
+
+
+def mention(row: dict[str, Any] | None) -> str:
+    """Who sits in a seat (a seat row of a state frame), as a sentence names them: a
+    player by name, a guest, a bot, or an empty seat."""
+    row = row or {}
+    if row.get("bot"):
+        return _("a bot")
+    if row.get("guest"):
+        return _("a guest")
+    if row.get("player"):
+        return str(row["player"])
+    return _("an empty seat")

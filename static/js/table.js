@@ -1,8 +1,8 @@
 // The live table's few behaviours on top of htmx: countdown, roving focus over the legal
 // cards (arrows move, Enter plays), auto-play of a forced card (the player's choice, kept
 // in localStorage), the connection notice, a confirmation the player opened kept open
-// across frames, and the last hand's summary kept until the player moves or closes it.
-// Without JavaScript the deadline shows as text.
+// across frames, the last hand's summary kept until the player moves or closes it, and a
+// waiting table's list of seats kept live. Without JavaScript the deadline shows as text.
 (function () {
   "use strict";
   var AUTO_KEY = "baithak.autoplayForced";
@@ -168,7 +168,17 @@
     if (type && type.value === "action") { closeSummary(summarySlot(root)); }
   }, true);
 
-  function afterFrame() { restoreSummary(); reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); statusChange(); }
+  // A waiting table: the frame's doorbell says who sits where now; when that is not what
+  // the list of seats shows (a friend sat down, someone left), fetch the list again. Its
+  // forms carry this page's CSRF token and invite, which no socket frame can draw.
+  function seatsChanged() {
+    var bell = document.getElementById("seats-bell"), list = document.getElementById("waiting-seats");
+    if (!bell || !list || !window.htmx || !list.dataset.url || bell.dataset.seats === list.dataset.seats) { return; }
+    list.dataset.seats = bell.dataset.seats;  // asked once; the new list brings its own
+    window.htmx.ajax("GET", list.dataset.url, { target: list, swap: "outerHTML" });
+  }
+
+  function afterFrame() { restoreSummary(); reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); seatsChanged(); statusChange(); }
 
   document.addEventListener("focusin", function (ev) {
     var root = live();

@@ -118,7 +118,7 @@ def test_create_a_private_table_then_a_friend_joins_with_the_invite(
     assert bob.get(f"/en/play/{table.pk}/").status_code == 404
     page = bob.get(f"/en/play/{table.pk}/?invite={table.invite}").content.decode()
     assert table.invite not in page.split("ws-connect")[0] or True
-    assert "Sit in seat 3" in page
+    assert "Sit at North" in page  # seat 2, named as the table names it
     r = bob.post(f"/en/play/{table.pk}/sit/", {"seat": "2", "invite": table.invite})
     assert r.status_code == 302
     assert table.seats.get(number=2).user.username == "bob"

@@ -13,12 +13,10 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.urls import NoReverseMatch, reverse
-from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
 
 from game.models import Table
-from game.tables import access, frames, lifecycle, records, registry
+from game.tables import access, frames, lifecycle, mine, records, registry
 from game.tables.errors import TableError
 
 _csrf = CsrfViewMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
@@ -63,20 +61,13 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def _page(table_id: int) -> str:
-    try:
-        return reverse("table", kwargs={"table_id": table_id})
-    except NoReverseMatch:  # the pages are the UI's; until they exist, their planned place
-        return f"/{get_language() or 'en'}/play/tables/{table_id}/"
-
-
 def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
     table.refresh_from_db()
     seats = list(table.seats.select_related("user__profile").order_by("number"))
     owner = access.owner_of_request(request)
     data = {
         **frames.table_info(table),
-        "page": _page(table.pk),
+        "page": mine.page_url(table.pk),
         "socket": f"/ws/tables/{table.pk}/",
         "seats": [
             {k: row[k] for k in ("seat", "player", "bot", "guest", "connected")}
@@ -98,10 +89,21 @@ _CREATE_FIELDS = {
 }
 
 
+def _listed(request: HttpRequest) -> list[dict[str, Any]]:
+    """``GET /api/tables``: the open tables (of ``game``), or with ``mine=1`` the tables
+    where this client holds a seat (an account, or a guest by its session's key)."""
+    which = request.GET.get("mine", "0")
+    if which not in ("0", "1"):
+        raise TableError("bad_request", "mine must be 1 (your own tables) or 0")
+    if which == "1":
+        return mine.list_my_tables(access.owner_of_request(request))
+    return frames.list_open_tables(request.GET.get("game"))
+
+
 @api("POST", "GET")
 def tables(request: HttpRequest) -> JsonResponse:
     if request.method == "GET":
-        return JsonResponse({"tables": frames.list_open_tables(request.GET.get("game"))})
+        return JsonResponse({"tables": _listed(request)})
     body = _body(request)
     unknown = set(body) - _CREATE_FIELDS
     if unknown:

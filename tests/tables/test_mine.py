@@ -1,0 +1,135 @@
+"""A player's way back to their games: ``GET /api/tables?mine=1`` (docs/TABLE_PROTOCOL.md)
+and the "Your games" box of the home page and the lobby, for a guest (by their browser
+session) and for an account; a private table is listed only to those seated at it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from game.models import Table
+from game.tables import access, due, lifecycle, mine, moves, presence
+from game.tables.store import replay
+from tests.language import english_left
+from tests.tables.live import owner
+
+pytestmark = pytest.mark.django_db
+
+LISTED = {"id", "game", "variant", "status", "page", "version", "seats", "your_seat"}
+
+
+def _mine(client: Client) -> list[dict[str, Any]]:
+    answer = client.get("/api/tables?mine=1")
+    assert answer.status_code == 200, answer.content
+    return list(answer.json()["tables"])
+
+
+def _signed_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _finish(table: Table, player: Any) -> None:
+    """Play ``table`` (the player at seat 0, bots elsewhere) to its end."""
+    rng = random.Random(5)
+    presence.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    while table.status == Table.PLAYING:
+        state = replay.load(table)
+        if state.to_move == 0:
+            moves.apply_action(
+                table_id=table.pk, owner=owner(player),
+                action=rng.choice(state.legal_actions()), expected_version=table.version,
+            )
+        else:
+            assert due.fire(table.pk, table.version, Table.BOT)
+        table.refresh_from_db()
+
+
+def test_a_guest_finds_their_tables_by_their_session_newest_first() -> None:
+    guest, stranger = Client(), Client()
+    guest.post("/en/play/now/")
+    guest.post("/en/play/now/")
+    first, second = Table.objects.order_by("pk")
+    listed = _mine(guest)
+    assert [t["id"] for t in listed] == [second.pk, first.pk]
+    assert set(listed[0]) >= LISTED
+    assert listed[0]["page"] == f"/en/play/{second.pk}/"
+    assert listed[0]["status"] == "playing" and listed[0]["your_seat"] == 0
+    assert listed[0]["private"] is True  # Play now: the guest's own, against bots
+    # Another browser holds no key of theirs: nothing, and no key is made by asking.
+    assert _mine(stranger) == []
+    assert "guest_key" not in stranger.session
+    # The open tables' list is unchanged by the parameter's absence.
+    assert [t["id"] for t in stranger.get("/api/tables").json()["tables"]] == []
+
+
+def test_an_account_sees_private_tables_only_where_it_sits(users: list[Any]) -> None:
+    a, b, c, d = users
+    theirs = lifecycle.create_table(owner=owner(a), game="courtpiece", private=True)
+    lifecycle.take_seat(table_id=theirs.pk, owner=owner(b), seat=2, invite=theirs.invite)
+    elsewhere = lifecycle.create_table(owner=owner(c), game="courtpiece", private=True)
+    own = lifecycle.create_table(owner=owner(b), game="courtpiece")
+    finished = lifecycle.create_table(
+        owner=owner(b), game="courtpiece", variant="be_ranga", target=1, bots=[1, 2, 3]
+    )
+    _finish(finished, b)
+    listed = _mine(_signed_in(b))
+    assert [t["id"] for t in listed] == [finished.pk, own.pk, theirs.pk]
+    assert [t["status"] for t in listed] == ["over", "waiting", "waiting"]
+    assert listed[2]["your_seat"] == 2 and "invite" not in listed[2]
+    assert elsewhere.pk not in {t["id"] for t in _mine(_signed_in(a))}
+    assert _mine(_signed_in(d)) == []
+
+
+def test_a_seat_left_is_no_longer_ones_own(users: list[Any]) -> None:
+    table = lifecycle.create_table(owner=owner(users[0]), game="courtpiece")
+    lifecycle.take_seat(table_id=table.pk, owner=owner(users[1]), seat=1)
+    lifecycle.leave_seat(table_id=table.pk, owner=owner(users[1]))
+    assert _mine(_signed_in(users[1])) == []
+
+
+@pytest.mark.parametrize("value", ["yes", "2", "", "1;DROP"])
+def test_mine_is_one_or_zero(users: list[Any], value: str) -> None:
+    lifecycle.create_table(owner=owner(users[0]), game="courtpiece")
+    answer = _signed_in(users[0]).get("/api/tables", {"mine": value})
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "bad_request" and "mine" in answer.json()["error"]
+
+
+def test_your_games_on_the_home_page_and_the_lobby(users: list[Any]) -> None:
+    player = users[0]
+    playing = lifecycle.play_now(owner=owner(player))
+    finished = lifecycle.create_table(
+        owner=owner(player), game="courtpiece", variant="be_ranga", target=1, bots=[1, 2, 3]
+    )
+    _finish(finished, player)
+    boxes = mine.your_games(owner(player))
+    assert [g["id"] for g in boxes["playing"]] == [playing.pk]
+    assert [g["id"] for g in boxes["finished"]] == [finished.pk]
+    done = boxes["finished"][0]
+    assert done["won"] in (True, False)
+    hands = len(replay.load(Table.objects.get(pk=finished.pk)).hands)
+    assert [r["url"] for r in done["replays"]] == [
+        f"/en/play/{finished.pk}/replay/{n}/" for n in range(1, hands + 1)
+    ]
+    client = _signed_in(player)
+    for path in ("/en/", "/en/play/"):
+        html = client.get(path).content.decode()
+        assert 'data-testid="your-games"' in html
+        assert f'href="/en/play/{playing.pk}/"' in html
+        assert f'href="/en/play/{finished.pk}/replay/1/"' in html
+    for lang in ("ur", "hi"):
+        html = client.get(f"/{lang}/").content.decode()
+        box = html.split('data-testid="your-games"', 1)[1].split("</section>", 1)[0]
+        assert english_left(f"<div>{box}</div>", lang) == [], lang
+
+
+def test_no_box_and_no_query_for_a_first_visit(django_assert_num_queries: Any) -> None:
+    with django_assert_num_queries(0):
+        assert mine.your_games(access.Owner(user=None, guest_key=None))["any"] is False
+    assert 'data-testid="your-games"' not in Client().get("/en/").content.decode()
