@@ -4,6 +4,8 @@ again. Every write goes through the table services (game.tables)."""
 
 from __future__ import annotations
 
+import json
+
 from typing import Any
 from urllib.parse import urlencode
 
@@ -183,6 +185,8 @@ def replay_page(
         )
     hands = [
         {
+            "seat": s,
+            "deal": " ".join(deal[s]),  # as received: what the browser's check compares
             "who": names.name(s),
             "groups": [
                 {
@@ -232,6 +236,7 @@ def replay_page(
         ),
         "deal_ok": recomputed == deal,
         "snippet": snippet,
+        "origin_clients": json.dumps(list(origin["client_seeds"])),
         "trump": suit_name(full["trump"]) if full.get("trump") else "",
         "trump_origin": trump_origin(names, full),
         "table_url": table_url(table, invite or None),

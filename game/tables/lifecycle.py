@@ -136,7 +136,9 @@ def create_table(
             seats[0].user = owner.user
         else:
             seats[0].guest_key = owner.guest_key or ""
-        seats[0].client_seed = seed or ""
+        # The player's own seed, shown on the table page before the first card; theirs
+        # to change until the start (set_client_seed).
+        seats[0].client_seed = seed or secrets.token_hex(8)
         Seat.objects.bulk_create(seats)
         if all(not s.empty for s in seats):
             _start(table)
@@ -219,7 +221,8 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
         if not seats[seat].empty:
             raise TableError("conflict", f"seat {seat} is taken")
         seats[seat].user = owner.user
-        seats[seat].save(update_fields=["user"])
+        seats[seat].client_seed = secrets.token_hex(8)  # theirs to change until the start
+        seats[seat].save(update_fields=["user", "client_seed"])
         notices.broadcast(table, seats, lobby=not table.private)
     return table
 
