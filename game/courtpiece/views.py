@@ -5,7 +5,6 @@ again. Every write goes through the table services (game.tables)."""
 from __future__ import annotations
 
 import json
-
 from typing import Any
 from urllib.parse import urlencode
 

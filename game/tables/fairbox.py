@@ -1,8 +1,9 @@
 """The fair deal in the player's hands, on the table page: before the first card the
 table shows its commitment (a short form, the whole of it on demand) and the player's
 own seed, which a seated player may change until the table starts (POST
-``…/play/<id>/seed/``: ``pages.set_seed``, checked by ``lifecycle.set_client_seed``). After each hand the
-replay page checks the deal again, in the browser (static/js/fair_check.js)."""
+``…/play/<id>/seed/``: ``pages.set_seed``, checked by ``lifecycle.set_client_seed``).
+After each hand the replay page checks the deal again, in the browser
+(static/js/fair_check.js)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,16 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import GameStats
 from game.models import Table
 from game.tables import (
-    access, fairbox, frames, html, lifecycle, mine, names, records, registry, signin,
+    access,
+    fairbox,
+    frames,
+    html,
+    lifecycle,
+    mine,
+    names,
+    records,
+    registry,
+    signin,
 )
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
@@ -367,8 +376,12 @@ def set_seed(request: HttpRequest, table_id: int) -> HttpResponse:
     """A seated player's own seed, from the table page's fairness box, while it waits."""
     seed = request.POST.get("seed", "").strip()
     if not lifecycle.CLIENT_SEED.fullmatch(seed):  # refused here in the player's words
-        text = _("1 to 64 letters (a–z, A–Z), digits, - or _. You may change it until the game starts.")
-        return render(request, "game/error.html", {"text": text, "code": "bad_request"}, status=400)
+        text = _(
+            "1 to 64 letters (a–z, A–Z), digits, - or _. "
+            "You may change it until the game starts."
+        )
+        context = {"text": text, "code": "bad_request"}
+        return render(request, "game/error.html", context, status=400)
     return _seat_action(
         request,
         lambda owner: lifecycle.set_client_seed(table_id=table_id, owner=owner, seed=seed),
