@@ -31,5 +31,7 @@ def fair_context(table: Table, seat: int | None) -> dict[str, Any]:
         "my_seed": mine,
         "seated": seat is not None,
         "may_change": seat is not None and table.status == Table.WAITING,
-        "pattern": lifecycle.CLIENT_SEED.pattern,
+        # lifecycle.CLIENT_SEED for the browser: its pattern attribute compiles with the
+        # `v` flag, where a class's "-" must be escaped.
+        "pattern": lifecycle.CLIENT_SEED.pattern.replace("_-]", "_\\-]"),
     }
