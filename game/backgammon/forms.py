@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game.tables import fairbox
+
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
 BG_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
 
@@ -46,6 +48,7 @@ class BgTableForm(forms.Form):
     )
     spectators = forms.BooleanField(label=_("Others may watch"), required=False, initial=True)
     move_seconds = forms.ChoiceField(label=_("Time for each move"), required=False)
+    client_seed = fairbox.seed_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

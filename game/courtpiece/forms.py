@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from game.courtpiece.variants import choice_label, option_label
 from game.courtpiece.variants import title as variant_name
 from game.engine import courtpiece as cp
+from game.tables import fairbox
 
 #: Move timer choices in seconds ("" = no timer, private tables only).
 TIMERS = (15, 30, 45, 60, 90)
@@ -27,6 +28,7 @@ class NewTableForm(forms.Form):
     )
     spectators = forms.BooleanField(label=_("Others may watch"), required=False, initial=True)
     move_seconds = forms.ChoiceField(label=_("Time for each move"), required=False)
+    client_seed = fairbox.seed_field()
     bots = forms.MultipleChoiceField(
         label=_("Bots in these seats"),
         required=False,
@@ -120,7 +122,8 @@ class DealAgainForm(NewTableForm):
     def __init__(self, *args: Any, private_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.private_only = private_only
-        for name in [n for n in self.fields if n == "variant" or "__" in n]:
+        # The first hand is the copy; the later ones use server-chosen seeds.
+        for name in [n for n in self.fields if n in ("variant", "client_seed") or "__" in n]:
             del self.fields[name]
         self.option_groups = []
         if private_only:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
+
 from game.models import Seat, Table
 from game.tables import lifecycle
 
@@ -35,3 +39,22 @@ def fair_context(table: Table, seat: int | None) -> dict[str, Any]:
         # `v` flag, where a class's "-" must be escaped.
         "pattern": lifecycle.CLIENT_SEED.pattern.replace("_-]", "_\\-]"),
     }
+
+
+def seed_field() -> forms.CharField:
+    """The new-table forms' optional field for the creator's own seed: a table against
+    bots starts the moment it is made, so this is where its player chooses it."""
+    return forms.CharField(
+        label=_("Your seed for the shuffles (optional)"),
+        help_text=_(
+            "1 to 64 letters (a–z, A–Z), digits, - or _. Empty: one is chosen for you."
+        ),
+        required=False,
+        max_length=64,
+        validators=[
+            RegexValidator(
+                f"^{lifecycle.CLIENT_SEED.pattern}$",
+                _("A seed is 1 to 64 letters (a–z, A–Z), digits, - or _."),
+            )
+        ],
+    )

@@ -106,6 +106,7 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
             bots=data["bots"],
             move_seconds=data["move_seconds"],
             spectators=bool(data.get("spectators")),
+            client_seed=data.get("client_seed") or None,
             **game,
         )
     except TableError as error:

@@ -87,3 +87,26 @@ def test_only_a_seated_player_sets_a_seed(users: list[Any]) -> None:
     assert not Seat.objects.filter(table=table, client_seed="intruder").exists()
     spectator = _box(_client(users[1]).get(f"/en/play/{table.pk}/").content.decode())
     assert table.commitment in spectator and "my-seed" not in spectator
+
+
+@pytest.mark.parametrize(("path", "fields"), [
+    ("/en/play/new/", {"variant": "be_ranga", "bots": ["1", "2", "3"],
+                                  "move_seconds": "30", "spectators": "on"}),
+    ("/en/play/new/backgammon/", {"bot": "on", "length": "1", "move_seconds": "30",
+                                  "bot_level": "easy", "start": "standard",
+                                  "auto_doubles": "0", "spectators": "on"}),
+])
+def test_a_table_against_bots_takes_the_players_seed_from_the_form(
+    users: list[Any], path: str, fields: dict[str, Any]
+) -> None:
+    """Such a table starts the moment it is made: the form is where the seed is chosen."""
+    client = _client(users[0])
+    form = client.get(path).content.decode()
+    assert 'name="client_seed"' in form
+    answer = client.post(path, {**fields, "client_seed": "from-the-form"})
+    assert answer.status_code == 302, answer.content.decode()[-2000:]
+    table = Table.objects.get()
+    assert table.status == Table.PLAYING and table.client_seeds[0] == "from-the-form"
+    refused = client.post(path, {**fields, "client_seed": "not a seed"})
+    assert refused.status_code == 200 and "A seed is 1 to 64" in refused.content.decode()
+    assert Table.objects.count() == 1
