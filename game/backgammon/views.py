@@ -5,6 +5,7 @@ file for GNU Backgammon or eXtreme Gammon."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -202,6 +203,7 @@ def replay_page(
         else None,
         "record": record,
         "dice": [f"{a}-{b}" for a, b in dice],
+        "clients_json": json.dumps(list(record["client_seeds"])),
         "chain_ok": records.seed_is_committed(
             record["server_seed"], record["commitment"], record["counter"]
         ),

@@ -2,7 +2,8 @@
    (HMAC-SHA256, SHA-256) and exactly the recipe of game/engine/fair.py (docs/TABLES.md,
    "Fairness"): no library, no network. The page gives the revealed seeds and the cards
    as dealt in data- attributes (#fair-check, .replay-hands [data-deal]); this file
-   compares them and writes "matches" or "does not match" beside each hand.
+   compares them and writes "matches" or "does not match" beside each hand (backgammon's
+   replay: beside the game's throws, [data-dice]).
    window.BaithakFair exposes the recipe (deal, dice, sha256Hex, chainMatches) for the
    browser tests, which compare it with the Python engine. */
 (function () {
@@ -96,14 +97,24 @@
     var counter = parseInt(box.dataset.counter, 10);
     var shift = parseInt(box.dataset.shift || "0", 10);
     var chainOk = await chainMatches(seed, box.dataset.commitment, counter);
-    var hands = await deal(seed, clients, counter);
     var all = chainOk;
-    document.querySelectorAll("[data-deal]").forEach(function (section) {
-      var seat = parseInt(section.dataset.seat, 10);
-      var ok = hands[(seat + shift) % 4].join(" ") === section.dataset.deal;
-      all = all && ok;
-      say(section.querySelector("[data-deal-check]"), ok, box);
-    });
+    if (box.dataset.dice !== undefined) {  // backgammon: throw n of the game is dice(seed, clients, n)
+      var throws = box.dataset.dice.split(" ").filter(Boolean);
+      var same = true;
+      for (var n = 0; n < throws.length; n++) {
+        same = same && (await dice(seed, clients, n)).join("-") === throws[n];
+      }
+      all = all && same;
+      say(box.querySelector("[data-dice-check]"), same, box);
+    } else {
+      var hands = await deal(seed, clients, counter);
+      document.querySelectorAll("[data-deal]").forEach(function (section) {
+        var seat = parseInt(section.dataset.seat, 10);
+        var ok = hands[(seat + shift) % 4].join(" ") === section.dataset.deal;
+        all = all && ok;
+        say(section.querySelector("[data-deal-check]"), ok, box);
+      });
+    }
     say(box.querySelector("[data-chain-check]"), chainOk, box);
     status.textContent = all ? box.dataset.allMatch : box.dataset.someMismatch;
     box.dataset.result = all ? "matches" : "does-not-match";

@@ -41,19 +41,35 @@ t = lifecycle.create_table(game="courtpiece", variant="be_ranga", target=1, owne
                            private=True, bots=[1, 2, 3], move_seconds=None)
 presence.seat_connected(table_id=t.pk, seat=0)
 rng = random.Random(7)
-t.refresh_from_db()
-while t.status == Table.PLAYING:
-    state = replay.load(t)
-    if state.to_move == 0:
-        moves.apply_action(table_id=t.pk, owner=me, action=rng.choice(state.legal_actions()),
-                           expected_version=t.version)
-    elif not due.fire(t.pk, t.version, Table.BOT):
-        time.sleep(0.05)
+
+def play_out(t):
     t.refresh_from_db()
+    while t.status == Table.PLAYING:
+        state = replay.load(t)
+        if state.to_move == 0:
+            moves.apply_action(table_id=t.pk, owner=me, expected_version=t.version,
+                               action=rng.choice(state.legal_actions()))
+        elif not due.fire(t.pk, t.version, Table.BOT):
+            time.sleep(0.05)
+        t.refresh_from_db()
+
+play_out(t)
+bg = lifecycle.create_table(game="backgammon", length=1, owner=me, private=True, bots=[1],
+                            move_seconds=None)
+presence.seat_connected(table_id=bg.pk, seat=0)
+play_out(bg)
 waiting = lifecycle.create_table(game="courtpiece", owner=me, private=True)
+# Four rated backgammon games against another account, for the rating's course.
+from datetime import timedelta
+from django.utils import timezone
+from accounts.services import record_game
+dada = get_user_model().objects.create_user("dada", "dada@example.com", "a long quiet pw")
+for k, won in enumerate([True, True, False, True]):
+    record_game("backgammon", [[user], [dada]], 0 if won else 1, table=1000 + k, hands=1,
+                finished_at=timezone.now() - timedelta(days=4 - k), rated=True)
 c = Client()
 c.force_login(user)
-print("RESULT:" + json.dumps({"table": t.pk, "waiting": waiting.pk,
+print("RESULT:" + json.dumps({"table": t.pk, "waiting": waiting.pk, "bg": bg.pk,
                               "cookie": c.cookies["sessionid"].value}))
 """
 
@@ -92,7 +108,9 @@ def test_a_finished_game_against_bots_is_in_the_history_and_statistics(
     assert int(unrated.nth(1).inner_text()) + int(unrated.nth(2).inner_text()) == 1
     rated = page.locator("#rated-stats tr[data-game='be_ranga'] td")
     assert rated.nth(0).inner_text() == "0"  # the rating did not move
-    assert "1 game played: 0 rated, 1 not rated." in page.locator(".played-summary").inner_text()
+    summary = page.locator(".played-summary").inner_text()
+    assert "6 games played: 4 rated, 2 not rated." in summary
+    assert page.locator("#unrated-stats tr[data-game='backgammon'] td").first.inner_text() == "1"
     game = page.locator(f".recent-games li[data-table='{played['table']}']")
     assert "Be-Ranga" in game.inner_text()
     assert "partner: Bot" in game.inner_text() and "against Bot, Bot" in game.inner_text()
@@ -100,6 +118,11 @@ def test_a_finished_game_against_bots_is_in_the_history_and_statistics(
     page.wait_for_url(f"{site.url}/en/play/{played['table']}/replay/1/")
     assert page.locator("#fair-check").count() == 1
     assert errors == []
+    page.goto(f"{site.url}/en/players/nani/")
+    course = page.locator(".rating-course[data-game='backgammon']")
+    assert course.locator("svg[role='img'] title").text_content() == "Rating in Backgammon"
+    assert "over 4 rated games" in course.locator("figcaption").inner_text()
+    assert course.locator("svg polyline").get_attribute("points").count(",") == 5
     for lang in LANGS:
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 844 if width < 800 else 800})
@@ -108,6 +131,9 @@ def test_a_finished_game_against_bots_is_in_the_history_and_statistics(
             _fits(page)
             page.screenshot(
                 path=str(artifacts_dir / f"player-history-{lang}-{width}.png"), full_page=True
+            )
+            page.locator(".rating-course").first.screenshot(
+                path=str(artifacts_dir / f"rating-course-{lang}-{width}.png")
             )
     context.close()
 
@@ -164,6 +190,37 @@ def test_a_deal_checked_in_the_browser_matches_and_a_tampered_one_does_not(
             page.locator(".replay-hands").screenshot(
                 path=str(artifacts_dir / f"deal-check-hands-{lang}-{width}.png")
             )
+    context.close()
+
+
+def test_backgammon_dice_checked_in_the_browser_match_and_tampered_ones_do_not(
+    browser: Any, site: Site, played: dict[str, Any], artifacts_dir: Path
+) -> None:
+    context = _signed_in(browser, site, played, width=390)
+    page = context.new_page()
+    errors = console_errors(page)
+    page.goto(f"{site.url}/en/play/{played['bg']}/replay/1/")
+    page.get_by_test_id("check-deal").click()
+    page.wait_for_function("() => document.getElementById('fair-check').dataset.result")
+    assert page.locator("#fair-check").get_attribute("data-result") == "matches"
+    assert page.locator("[data-dice-check]").inner_text() == "✔ matches"
+    page.evaluate(
+        """() => { const box = document.getElementById('fair-check');
+                   const t = box.dataset.dice.split(' ');
+                   t[t.length - 1] = t[t.length - 1] === '6-6' ? '1-1' : '6-6';
+                   box.dataset.dice = t.join(' ');
+                   delete box.dataset.result; }"""
+    )
+    page.get_by_test_id("check-deal").click()
+    page.wait_for_function("() => document.getElementById('fair-check').dataset.result")
+    assert page.locator("#fair-check").get_attribute("data-result") == "does-not-match"
+    assert page.locator("[data-dice-check]").inner_text() == "✘ does not match"
+    assert errors == []
+    page.goto(f"{site.url}/ur/play/{played['bg']}/replay/1/")
+    page.get_by_test_id("check-deal").click()
+    page.wait_for_function("() => document.getElementById('fair-check').dataset.result")
+    _fits(page)
+    page.locator("#fair-check").screenshot(path=str(artifacts_dir / "dice-check-ur-390.png"))
     context.close()
 
 
@@ -232,5 +289,8 @@ def test_the_table_shows_its_promise_and_the_player_changes_their_seed(
             _fits(page)
             page.get_by_test_id("fair-box").screenshot(
                 path=str(artifacts_dir / f"fair-box-{lang}-{width}.png")
+            )
+            page.screenshot(
+                path=str(artifacts_dir / f"fair-table-{lang}-{width}.png"), full_page=True
             )
     context.close()
