@@ -120,13 +120,22 @@
     box.dataset.result = all ? "matches" : "does-not-match";
   }
 
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-check-deal]");
-    if (!button) { return; }
+  function run(button) {
     var box = document.getElementById("fair-check");
     button.disabled = true;
     check(box).catch(function () {
       box.querySelector("[data-fair-status]").textContent = box.dataset.insecure;
     }).finally(function () { button.disabled = false; });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-check-deal]");
+    if (button) { run(button); }
   });
+
+  // The table's "Check this deal" link lands here with #fair-check: the check runs at once.
+  if (location.hash === "#fair-check") {
+    var button = document.querySelector("[data-check-deal]");
+    if (button) { run(button); }
+  }
 })();

@@ -145,8 +145,11 @@ def test_a_deal_checked_in_the_browser_matches_and_a_tampered_one_does_not(
     page = context.new_page()
     errors = console_errors(page)
     replay = f"/play/{played['table']}/replay/1/"
-    page.goto(f"{site.url}/en{replay}")
-    page.get_by_test_id("check-deal").click()
+    # From the table, once the hand is over: its result's "Check this deal" runs the check.
+    page.goto(f"{site.url}/en/play/{played['table']}/")
+    page.locator(".hand-summary details.fairness summary").click()
+    page.get_by_test_id("check-deal-link").click()
+    page.wait_for_url(f"{site.url}/en{replay}#fair-check")
     page.wait_for_function("() => document.getElementById('fair-check').dataset.result")
     assert page.locator("#fair-check").get_attribute("data-result") == "matches"
     marks = page.locator(".replay-hands [data-deal-check]")
