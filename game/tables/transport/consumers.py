@@ -93,20 +93,37 @@ async def serve(sources: list[Any], dispatch: Any, turn: Turn) -> None:
         while True:
             message = await source()
             async with turn.hold():
-                await dispatch(message)
+                try:
+                    await dispatch(message)
+                except StopConsumer:
+                    return  # the clean end, as a plain return: see below
             del message  # not kept (a notice holds every seat's frame) until the next
 
     tasks = [asyncio.ensure_future(pump(source)) for source in sources]
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            task.result()  # StopConsumer (a clean end) or the handler's error
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, StopConsumer):
-                await task
+        await asyncio.wait(tasks)
+        errors = [task.exception() for task in tasks if not task.cancelled()]
+        # Nothing of a socket may outlive it in a reference cycle: only the garbage
+        # collector's full pass frees those, and a server holds that pass back
+        # (baithak.process). An error keeps its traceback, the traceback the frames it
+        # went through, and a frame its locals: so this frame lets go of the tasks
+        # (each keeps its error) before the error goes on from here, and the clean end
+        # is a plain return (pump), not a StopConsumer kept by its task. That cycle
+        # held every closed socket's consumer, scope, session and user (about 30 KiB;
+        # docs/PERFORMANCE.md, "Closed sockets").
+        tasks.clear()
+        del task
+    error = next((e for e in errors if e is not None), None)  # the first error ends it
+    errors.clear()
+    if error is not None:
+        try:
+            raise error
+        finally:
+            del error
 
 
 class _NoConnectionHop(AsyncWebsocketConsumer):
