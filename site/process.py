@@ -11,6 +11,7 @@ from typing import Any
 
 _freezer: threading.Thread | None = None
 _stop = threading.Event()  # never set in a server; ends the thread otherwise
+_letting_go = False  # let_closed_sockets_go has been called
 
 
 def tune_collector() -> None:
@@ -81,7 +82,8 @@ def let_closed_sockets_go() -> None:
     from daphne.ws_protocol import WebSocketProtocol
     from twisted.internet.defer import succeed
 
-    if getattr(WebSocketProtocol, "_baithak_lets_go", False):
+    global _letting_go
+    if _letting_go:
         return
     connection_lost = WebSocketProtocol.connectionLost
     process = WebRequest.process
@@ -103,4 +105,4 @@ def let_closed_sockets_go() -> None:
 
     WebSocketProtocol.connectionLost = connectionLost
     WebRequest.process = handed_over
-    WebSocketProtocol._baithak_lets_go = True
+    _letting_go = True

@@ -92,7 +92,9 @@ def main() -> None:
             left = {k: v for k, v in kinds.items() if k.startswith(SERVER_SIDE)}
             print(json.dumps({"sockets": count, "server_side_garbage": left}), flush=True)
         finally:
-            os._exit(0)
+            from twisted.internet import reactor
+
+            reactor.callFromThread(reactor.stop)  # type: ignore[attr-defined]
 
     threading.Thread(target=client, daemon=True).start()
     Server(
