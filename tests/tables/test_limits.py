@@ -6,11 +6,13 @@ and a client's frames are rate-limited over all its sockets together."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
+from django.utils import timezone
 
 from game.models import OpenSocket, ServerProcess
 from game.tables import limits, presence
@@ -136,7 +138,7 @@ def test_the_caps_count_every_process_and_forget_a_dead_ones(
     process's heartbeat stops, its rows go with it and the places are free again."""
     settings.TABLES_SOCKETS_PER_TABLE = 6
     table = four_player_table(users)
-    ServerProcess.objects.create(name="elsewhere", seen_at=presence.timezone.now())
+    ServerProcess.objects.create(name="elsewhere", seen_at=timezone.now())
     for n in range(6):
         OpenSocket.objects.create(
             channel=f"elsewhere-{n}", table=table, client=f"guest:{n}", process="elsewhere"
@@ -152,7 +154,7 @@ def test_the_caps_count_every_process_and_forget_a_dead_ones(
 
     run(body)
     ServerProcess.objects.filter(name="elsewhere").update(
-        seen_at=presence.timezone.now() - presence.timedelta(seconds=3600)
+        seen_at=timezone.now() - timedelta(seconds=3600)
     )
     assert presence.reap_dead_processes() == 1
     assert OpenSocket.objects.count() == 0
