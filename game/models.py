@@ -184,6 +184,21 @@ class Connection(models.Model):
         return f"seat {self.seat} of table {self.table_id} via {self.process}"
 
 
+class OpenSocket(models.Model):
+    """One open table socket, seated or watching, held by one server process: what the
+    caps on sockets count, across every process (``game.tables.limits``). Removed when
+    the socket ends; a killed process's rows go when its heartbeat stops, as its
+    ``Connection`` rows do (``game.tables.presence.reap_dead_processes``)."""
+
+    channel = models.CharField(max_length=200, primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    client = models.CharField(max_length=80, db_index=True)
+    process = models.CharField(max_length=80, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.client} at table {self.table_id} via {self.process}"
+
+
 class ServerProcess(models.Model):
     """A server process's heartbeat, renewed by its clock task every few seconds."""
 
