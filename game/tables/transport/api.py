@@ -15,8 +15,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
-from django.utils import translation
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from game.models import Table
