@@ -1,0 +1,122 @@
+"""The replay stepped through in a real browser (issue 29): by keyboard (→ ← End Home)
+and by its buttons, the four hands shrinking and the trick on the table, a link to a
+step, then the analysis opened: each card marked with its double-dummy cost and the
+par at the start; at 1280 and 390 px in three languages. Screenshots go to
+test-artifacts/ for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.site import Site
+
+pytestmark = [pytest.mark.browser]
+
+# Run in the site's own database (manage.py shell): a table whose first hand of 13 tricks
+# is over, the guest at seat 0 playing random legal cards and the bots their own.
+FINISHED = """
+import json, random
+from game.models import Table
+from game.tables import access, due, lifecycle, moves, presence
+from game.tables.errors import TableError
+from game.tables.store import replay
+guest = access.Owner(user=None, guest_key="browser-replay-guest")
+table = lifecycle.create_table(game="courtpiece", owner=guest, bots=[1, 2, 3], variant="rung")
+presence.seat_connected(table_id=table.pk, seat=0)
+rng = random.Random(7)
+for _step in range(3000):
+    table.refresh_from_db()
+    match = replay.load(table)
+    done = [n for n, h in enumerate(match.hands, start=1) if h.trick_count >= 13]
+    if done:
+        print("RESULT:" + json.dumps({"table": table.pk, "hand": done[0]}))
+        break
+    if table.seats.get(number=match.to_move).bot:
+        due.fire(table.pk, table.version, Table.BOT)
+        continue
+    legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
+    try:
+        moves.apply_action(table_id=table.pk, owner=guest, action=rng.choice(legal),
+                           expected_version=table.version)
+    except TableError:
+        pass
+presence.seat_disconnected(table_id=table.pk, seat=0)
+"""
+
+
+@pytest.fixture(scope="module")
+def finished(site: Site) -> dict[str, Any]:
+    made = site.manage("shell", code=FINISHED)
+    assert made, "no hand of 13 tricks was played"
+    return made
+
+
+def _cards_in_hands(page: Any) -> int:
+    return int(page.evaluate(
+        "() => [...document.querySelectorAll('#stepper .suit-row .ranks')]"
+        ".map(r => r.textContent === '\\u2014' ? 0 : r.textContent.split(' ').length)"
+        ".reduce((a, b) => a + b, 0)"
+    ))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang", ["en", "ur", "hi"])
+def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
+    browser: Any, site: Site, finished: dict[str, Any], artifacts_dir: Path, lang: str,
+    width: int,
+) -> None:
+    table, hand = finished["table"], finished["hand"]
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site.url}/{lang}/play/{table}/replay/{hand}/")
+    stepper = page.locator("[data-testid=stepper]")
+    assert stepper.is_visible()
+    assert _cards_in_hands(page) == 52  # before the first card
+    page.locator("[data-go=next]").focus()
+    page.keyboard.press("ArrowRight")
+    assert _cards_in_hands(page) == 51
+    assert page.locator("#stepper .step-trick .card-static").count() == 1
+    live = page.locator("[data-live]").text_content() or ""
+    assert live and "1" in live
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert _cards_in_hands(page) == 47
+    assert page.locator("#stepper .step-trick .card-static").count() == 1  # a new trick
+    assert page.evaluate("location.hash") == "#step-5"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#stepper .step-trick .card-static").count() == 4  # trick 1, whole
+    assert page.locator("#stepper .step-trick .card-static.won").count() == 1
+    page.keyboard.press("End")
+    assert _cards_in_hands(page) == 0
+    page.screenshot(path=str(artifacts_dir / f"replay-steps-end-{lang}-{width}.png"), full_page=False)
+    page.keyboard.press("Home")
+    assert _cards_in_hands(page) == 52
+    assert page.locator("[data-go=prev]").is_disabled()
+    # a link to a step opens at that step
+    page.goto(f"{site.url}/{lang}/play/{table}/replay/{hand}/#step-9")
+    assert _cards_in_hands(page) == 43
+    assert page.locator("#stepper .step-trick .card-static").count() == 1
+    # the analysis: each card marked, the par at the start
+    page.locator("[data-testid=open-analysis]").click()
+    page.locator(".replay-tricks .cost").first.wait_for(timeout=30000)
+    assert page.locator("[data-testid=par]").text_content()
+    assert page.locator(".replay-tricks .cost").count() == 52
+    assert page.locator("#stepper .step-trick .cost").count() == 1
+    assert page.locator("[data-testid=step-verdict]").is_visible()
+    badge = page.locator(".replay-tricks .cost").first
+    badge.focus()
+    assert page.locator(".replay-tricks .cost .cost-tip").first.is_visible()
+    page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"), full_page=False)
+    if width == 390:
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+    assert errors == []
+    context.close()
