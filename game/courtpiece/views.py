@@ -219,7 +219,9 @@ def replay_page(
         counter=origin["counter"],
     )
     again_url = reverse("game:again", args=[table.pk, hand])
-    analysis_query = {"hand": hand, "lang": get_language(), **({"invite": invite} if invite else {})}
+    analysis_query = {"hand": hand, "lang": get_language()}
+    if invite:
+        analysis_query["invite"] = invite
     context = {
         "table": table,
         "hand": hand,

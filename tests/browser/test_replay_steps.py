@@ -93,7 +93,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     assert page.locator("#stepper .step-trick .card-static.won").count() == 1
     page.keyboard.press("End")
     assert _cards_in_hands(page) == 0
-    page.screenshot(path=str(artifacts_dir / f"replay-steps-end-{lang}-{width}.png"), full_page=False)
+    page.screenshot(path=str(artifacts_dir / f"replay-steps-end-{lang}-{width}.png"))
     page.keyboard.press("Home")
     assert _cards_in_hands(page) == 52
     assert page.locator("[data-go=prev]").is_disabled()
@@ -112,7 +112,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     badge.focus()
     assert page.locator(".replay-tricks .cost .cost-tip").first.is_visible()
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"), full_page=False)
+    page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"))
     if width == 390:
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
