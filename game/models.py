@@ -176,16 +176,21 @@ class HandAnalysis(models.Model):
         Table, on_delete=models.CASCADE, related_name="analyses", db_index=False
     )
     hand = models.PositiveIntegerField()  # counted from 1, as the protocol's ?hand=N
+    # "": the hand's analysis, the same for everyone; "knowable:<seat>": the knowable
+    # verdicts on that seat's own cards (asked for with ?knowable=1 by that seat)
+    part = models.CharField(max_length=16, default="", blank=True)
     data = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = (
-            models.UniqueConstraint(fields=["table", "hand"], name="one_analysis_per_hand"),
+            models.UniqueConstraint(
+                fields=["table", "hand", "part"], name="one_analysis_per_hand_part"
+            ),
         )
 
     def __str__(self) -> str:
-        return f"analysis of {self.table_id} hand {self.hand}"
+        return f"analysis of {self.table_id} hand {self.hand} {self.part}".rstrip()
 
 
 class Connection(models.Model):

@@ -128,6 +128,12 @@ def words(names: Seats) -> dict[str, Any]:
         },
         "par": par,
         "loading": _("Working out the analysis…"),
+        "knowable_loading": _("Now judging your own cards from what you could know then…"),
+        "knowable_done": _(
+            "Your own cards are also judged from what you could know when you played them: "
+            "step to one of them to read it."
+        ),
+        "knowable_none": _("None of your cards could be judged from what you knew then."),
         "failed": _("The analysis could not be loaded. Try again later."),
         "names": {
             code: card_name(code)

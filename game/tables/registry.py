@@ -125,6 +125,9 @@ class GameSpec:
     # protocol's "Analysis" (game.tables.analysis computes it once, off the event loop,
     # and stores it); slow: never call it on the event loop. None: the game has none
     analyse: Callable[[Sequence[Any], int], dict[str, Any]] | None = None
+    # (finished, counter, seat) -> the knowable verdicts on that seat's own cards (what
+    # it could know when it played them); slow, as analyse. None: the game has none
+    knowable: Callable[[Sequence[Any], int, int], list[dict[str, Any]]] | None = None
     # a stored analysis -> the protocol's answer, its words in the active language
     analysis_words: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: data
 

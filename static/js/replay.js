@@ -52,14 +52,15 @@
   function verdict(mark) {
     if (!mark) return "";
     var parts = [];
-    if (mark.cost === 0) parts.push(words.best);
+    if (mark.cost === undefined) { /* no double-dummy mark: the knowable verdict only */ }
+    else if (mark.cost === 0) parts.push(words.best);
     else {
       var better = mark.best_cards.map(function (c) { return words.names[c] || c; }).join(", ");
       parts.push(words.cost[String(mark.cost)].replace("%(better)s", better));
     }
     if (mark.knowable) {
       var k = mark.knowable;
-      if (k.loss > 0) {
+      if (k.loss >= 0.05) {
         parts.push(words.knowable_worse.text
           .replace("%(better)s", cardNames(k.better))
           .replace("%(diff)s", k.loss.toFixed(1)));
@@ -118,7 +119,7 @@
       if (i === k - 1) card.classList.add("last");
       if (steps[k - 1].won_by !== null && steps[k - 1].won_by === steps[i].seat) card.classList.add("won");
       slot.appendChild(card);
-      if (marks && marks[i + 1]) slot.appendChild(badge(marks[i + 1]));
+      if (marks && marks[i + 1] && marks[i + 1].cost !== undefined) slot.appendChild(badge(marks[i + 1]));
     }
   }
 
@@ -192,7 +193,7 @@
       var mark = marks[Number(li.getAttribute("data-step"))];
       var old = li.querySelector(".cost");
       if (old) old.remove();
-      if (mark) li.appendChild(badge(mark));
+      if (mark && mark.cost !== undefined) li.appendChild(badge(mark));
     });
   }
 
@@ -221,6 +222,34 @@
     });
     markTrickList();
     show(current, true);
+    if (data.me !== null) loadKnowable();
+  }
+
+  // The knowable verdicts on the viewer's own cards: slower (deals sampled from what the
+  // seat knew, each solved), so asked for after the double-dummy marks are shown.
+  function loadKnowable() {
+    var note = root.querySelector(".knowable-note");
+    note.hidden = false;
+    note.textContent = words.knowable_loading;
+    fetch(root.getAttribute("data-analysis") + "&knowable=1", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      })
+      .then(function (answer) {
+        (answer.cards || []).forEach(function (entry) {
+          for (var i = 0; i < total; i++) {
+            if (steps[i].seat === entry.seat && steps[i].card === entry.card) {
+              marks[i + 1] = marks[i + 1] || {};
+              marks[i + 1].knowable = entry;
+            }
+          }
+        });
+        note.textContent = (answer.cards || []).length ? words.knowable_done : words.knowable_none;
+        markTrickList();
+        show(current, false);
+      })
+      .catch(function () { note.textContent = words.failed; });
   }
 
   var analyse = root.querySelector("[data-analyse]");

@@ -4,13 +4,14 @@ second request reads the row and calls no solver), reasons in the asker's langua
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from game.courtpiece import doubledummy
+from game.courtpiece import doubledummy, knowable
 from game.models import HandAnalysis, Table
 from game.tables import analysis, due, lifecycle, moves, presence
 from game.tables.store import replay
@@ -124,3 +125,24 @@ def test_an_unsupported_hand_says_why_in_the_askers_language(
     assert word in data["reason"], data["reason"]
     by_header = Client().get(url, headers={"Accept-Language": lang}).json()
     assert by_header["reason"] == data["reason"]
+
+
+def test_the_knowable_part_is_the_askers_own_seat_and_stored(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(knowable, "SAMPLES", 2)  # fewer deals: the same code, quicker
+    table = _table(users[0], variant="rung")
+    hand = _finish_first_hand(table, users[0])
+    url = f"/api/tables/{table.pk}/analysis?hand=1&knowable=1"
+    watcher = Client().get(url).json()
+    assert watcher["kind"] == "knowable" and watcher["seat"] is None and watcher["cards"] == []
+    mine = _signed_in(users[0]).get(url).json()
+    assert mine["kind"] == "knowable" and mine["seat"] == 0
+    played = [a[5:] for s, a in hand.history if s == 0 and a.startswith("play:")]
+    assert {c["card"] for c in mine["cards"]} <= set(played)
+    assert all(c["seat"] == 0 for c in mine["cards"])
+    assert HandAnalysis.objects.filter(table=table, hand=1, part="knowable:0").count() == 1
+    # the everyone-answer carries no seat's verdicts
+    assert "knowable" not in json.dumps(Client().get(url.replace("&knowable=1", "")).json())
+    monkeypatch.setattr(analysis, "compute", None)  # a second compute would fail
+    assert _signed_in(users[0]).get(url).json() == mine

@@ -181,7 +181,8 @@ def record(request: HttpRequest, table_id: int) -> JsonResponse:
 
 def _analysis_look_up(request: HttpRequest, table_id: int, hand: int) -> Any:
     return analysis.look_up(
-        table_id, hand, access.owner_of_request(request), request.GET.get("invite") or ""
+        table_id, hand, access.owner_of_request(request), request.GET.get("invite") or "",
+        knowable=request.GET.get("knowable") == "1",
     )
 
 
@@ -189,7 +190,8 @@ async def analysis_view(request: HttpRequest, table_id: int) -> JsonResponse:
     """A finished hand's analysis. Async: the first request waits for the pool thread
     that computes it without holding up the event loop or Django's one thread for sync
     code; later ones read the stored row. Its reasons are in the request's language
-    (``?lang=`` or the usual Accept-Language and cookie)."""
+    (``?lang=`` or the usual Accept-Language and cookie). ``&knowable=1``: the knowable
+    verdicts on the asker's own seat's cards instead (game.tables.analysis)."""
     if request.method != "GET":
         response = _error("bad_request", "use GET", 405)
         response["Allow"] = "GET"
