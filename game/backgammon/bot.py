@@ -121,6 +121,29 @@ def call(fn: Any, *args: Any) -> Any:
         raise BotUnavailable(f"gnubg worker failed: {exc.__class__.__name__}") from exc
 
 
+def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]:
+    """The cubeless equity of the player on roll in each position, at ``plies``, in the
+    worker processes: the positions in chunks spread over the pool (the game analysis,
+    game.backgammon.analysis). Raises BotUnavailable as ``call`` does."""
+    global _pool
+    if not position_ids:
+        return []
+    pool = _get_pool()
+    parts = [position_ids[i : i + chunk] for i in range(0, len(position_ids), chunk)]
+    try:
+        futures = [pool.submit(_equities, part, plies) for part in parts]
+        out: list[float] = []
+        for future in futures:
+            out += future.result(timeout=START_TIMEOUT)
+        return out
+    except (BrokenProcessPool, concurrent.futures.TimeoutError) as exc:
+        with _lock:
+            if _pool is pool:
+                _pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise BotUnavailable(f"gnubg worker failed: {exc.__class__.__name__}") from exc
+
+
 # ---------------------------------------------------------------------------- decisions
 def _cube_action(equity: float, legal: list[str], deciding_as_doubler: bool) -> str | None:
     if deciding_as_doubler:
