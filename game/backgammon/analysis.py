@@ -28,7 +28,7 @@ BLUNDER = 0.08
 ERROR = 0.04
 
 
-def _start(game: bg.Game) -> bg.Game:
+def start_of(game: bg.Game) -> bg.Game:
     """The game at its start, with the same throws (opening ones first)."""
     dice = [tuple(d) for d in game.opening] + [tuple(d) for _seat, d in game.rolls[1:]]
     return bg.Game(
@@ -52,7 +52,7 @@ def _win(after: bg.Position) -> float | None:
 def decisions(game: bg.Game) -> list[dict[str, Any]]:
     """Each checker play with a choice: its number among the game's checker plays, the
     seat, the dice, the play made and every legal play with the position it leaves."""
-    state = _start(game)
+    state = start_of(game)
     out: list[dict[str, Any]] = []
     number = 0
     for seat, action in game.history:
