@@ -19,7 +19,7 @@ from game.engine import backgammon as bg
 
 def _svg(state: bg.Game, viewer: int, home: str) -> str:
     # board_svg escapes every text it puts in the drawing: the markup is safe as it is
-    return mark_safe(board_svg(state.view(viewer), home=home))  # noqa: S308
+    return mark_safe(board_svg(state.view(viewer), home=home))
 
 
 def boards(game: bg.Game, me: int | None, names: dict[int, str], home: str) -> list[dict[str, Any]]:
