@@ -120,3 +120,82 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
         assert overflow <= 0, f"the page is {overflow}px wider than a phone"
     assert errors == []
     context.close()
+
+
+BG_FINISHED = """
+import json, random
+from game.models import Table
+from game.tables import access, due, lifecycle, moves, presence
+from game.tables.errors import TableError
+from game.tables.store import replay
+from game.backgammon import bot
+guest = access.Owner(user=None, guest_key="browser-bg-guest")
+table = lifecycle.create_table(game="backgammon", owner=guest, bots=[1])
+presence.seat_connected(table_id=table.pk, seat=0)
+rng = random.Random(3)
+for _step in range(3000):
+    table.refresh_from_db()
+    state = replay.load(table)
+    if state.is_over:
+        print("RESULT:" + json.dumps({"table": table.pk, "hand": 1}))
+        break
+    if table.seats.get(number=state.to_move).bot:
+        due.fire(table.pk, table.version, Table.BOT)
+        continue
+    legal = state.legal_actions()
+    plays = [a for a in legal if a.startswith("move:")]
+    action = rng.choice(plays) if plays else next(
+        (a for a in ("roll", "take", "reject") if a in legal), legal[0])
+    try:
+        moves.apply_action(table_id=table.pk, owner=guest, action=action,
+                           expected_version=table.version)
+    except TableError:
+        pass
+presence.seat_disconnected(table_id=table.pk, seat=0)
+bot.shutdown()
+"""
+
+
+@pytest.fixture(scope="module")
+def bg_finished(site: Site) -> dict[str, Any]:
+    made = site.manage("shell", code=BG_FINISHED)
+    assert made, "the backgammon game did not end"
+    return made
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang", ["en", "ur", "hi"])
+def test_step_through_a_backgammon_game_then_its_equity_analysis(
+    browser: Any, site: Site, bg_finished: dict[str, Any], artifacts_dir: Path, lang: str,
+    width: int,
+) -> None:
+    table = bg_finished["table"]
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site.url}/{lang}/play/{table}/replay/1/")
+    boards = page.locator("#bg-stepper .bg-steps > li")
+    total = boards.count() - 1
+    assert total > 5
+    shown = page.locator("#bg-stepper .bg-steps > li:not([hidden])")
+    assert shown.get_attribute("data-step") == "0"
+    page.locator("[data-go=next]").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert shown.get_attribute("data-step") == "2" and shown.locator("svg").is_visible()
+    assert page.evaluate("location.hash") == "#step-2"
+    assert page.locator("[data-live]").text_content()
+    page.keyboard.press("End")
+    assert shown.get_attribute("data-step") == str(total)
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.locator("[data-testid=open-analysis]").click()
+    page.locator("[data-testid=ratings] li").first.wait_for(timeout=120000)
+    assert page.locator("[data-testid=ratings] li").count() == 2
+    assert page.locator(".bg-moves td.loss:not(:empty)").count() > 0
+    assert page.locator("#bg-stepper .bg-steps > li:not([hidden]) .step-verdict").is_visible()
+    page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / f"replay-bg-{lang}-{width}.png"))
+    assert errors == []
+    context.close()
