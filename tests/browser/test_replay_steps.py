@@ -117,7 +117,12 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
-        assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('main *')].filter(e => "
+            "e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.bg-moves-scroll'))"
+            ".map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))"
+        )
+        assert overflow <= 0, f"the page is {overflow}px wider than a phone: {wide[:8]}"
     assert errors == []
     context.close()
 
@@ -197,5 +202,15 @@ def test_step_through_a_backgammon_game_then_its_equity_analysis(
     assert page.locator("#bg-stepper .bg-steps > li:not([hidden]) .step-verdict").is_visible()
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-bg-{lang}-{width}.png"))
+    if width == 390:
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        wide = page.evaluate(
+            "() => [...document.querySelectorAll('main *')].filter(e => "
+            "e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.bg-moves-scroll'))"
+            ".map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))"
+        )
+        assert overflow <= 0, f"the page is {overflow}px wider than a phone: {wide[:8]}"
     assert errors == []
     context.close()
