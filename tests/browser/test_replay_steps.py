@@ -54,6 +54,19 @@ def finished(site: Site) -> dict[str, Any]:
     return made
 
 
+WIDE = """() => [...document.querySelectorAll('main *')].filter(e =>
+  e.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+  && !e.closest('.bg-moves-scroll'))
+  .map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))"""
+
+
+def _fits_a_phone(page: Any) -> None:
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{overflow}px wider than a phone: {page.evaluate(WIDE)[:8]}"
+
+
 def _cards_in_hands(page: Any) -> int:
     return int(page.evaluate(
         "() => [...document.querySelectorAll('#stepper .suit-row .ranks')]"
@@ -114,15 +127,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"))
     if width == 390:
-        overflow = page.evaluate(
-            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        wide = page.evaluate(
-            "() => [...document.querySelectorAll('main *')].filter(e => "
-            "e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.bg-moves-scroll'))"
-            ".map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))"
-        )
-        assert overflow <= 0, f"the page is {overflow}px wider than a phone: {wide[:8]}"
+        _fits_a_phone(page)
     assert errors == []
     context.close()
 
@@ -203,14 +208,6 @@ def test_step_through_a_backgammon_game_then_its_equity_analysis(
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-bg-{lang}-{width}.png"))
     if width == 390:
-        overflow = page.evaluate(
-            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-        )
-        wide = page.evaluate(
-            "() => [...document.querySelectorAll('main *')].filter(e => "
-            "e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.bg-moves-scroll'))"
-            ".map(e => e.tagName + '.' + (e.className.baseVal ?? e.className))"
-        )
-        assert overflow <= 0, f"the page is {overflow}px wider than a phone: {wide[:8]}"
+        _fits_a_phone(page)
     assert errors == []
     context.close()
