@@ -12,6 +12,10 @@ in that order), teams (0, 2) and (1, 3) to North-South and East-West.
 
 DDS keeps its search memory per thread index and endplay always passes index 0, so two
 solves at once in one process would share it: every call here holds ``SOLVER_LOCK``.
+One position after another of the same deal, it reuses what it found: a hand's 52
+solve_board calls take about as long as one solve_all_boards call of them all, which
+spreads the positions over DDS's threads but starts each afresh (measured 0.1 s against
+0.6 s a hand).
 The library releases the GIL while it searches (ctypes), so the event loop runs on while
 a pool thread waits here.
 """
