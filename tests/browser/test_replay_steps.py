@@ -211,3 +211,24 @@ def test_step_through_a_backgammon_game_then_its_equity_analysis(
         _fits_a_phone(page)
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_the_replays_with_their_analysis_pass_axe(
+    browser: Any, site: Site, finished: dict[str, Any], bg_finished: dict[str, Any], lang: str
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    for table, hand, done in (
+        (finished["table"], finished["hand"], ".replay-tricks .cost"),
+        (bg_finished["table"], 1, "[data-testid=ratings] li"),
+    ):
+        page.goto(f"{site.url}/{lang}/play/{table}/replay/{hand}/#step-3")
+        page.locator("[data-testid=open-analysis]").click()
+        page.locator(done).first.wait_for(timeout=120000)
+        violations = axe.run(page).response["violations"]
+        assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []
+    context.close()
