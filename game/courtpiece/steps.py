@@ -50,10 +50,14 @@ def replay_data(finished: Any, names: Seats) -> dict[str, Any]:
         won_by = None
         if nxt.trick_count > state.trick_count:  # this card completed the trick
             won_by = nxt.tricks()[-1][2]
-        say = _("Trick %(n)s: %(who)s plays the %(card)s.") % {
-            "n": trick, "who": names.name(seat), "card": card_name(card),
-        }
-        if won_by is not None:
+        values = {"n": trick, "who": names.name(seat), "card": card_name(card)}
+        if seat == names.me:
+            say = _("Trick %(n)s: you play the %(card)s.") % values
+        else:
+            say = _("Trick %(n)s: %(who)s plays the %(card)s.") % values
+        if won_by is not None and won_by == names.me:
+            say += " " + _("You win the trick.")
+        elif won_by is not None:
             say += " " + _("%(who)s wins the trick.") % {"who": names.name(won_by)}
         steps.append(
             {

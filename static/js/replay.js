@@ -134,7 +134,7 @@
     var v = root.querySelector(".step-verdict");
     v.hidden = !mark;
     v.textContent = verdict(mark);
-    v.classList.toggle("lost", !!(mark && mark.cost > 0));
+    v.classList.toggle("lost", !!(mark && (mark.cost > 0 || (mark.knowable && mark.knowable.loss >= 0.05))));
     var count = root.querySelector(".step-count");
     count.textContent = words.step.replace("%(n)s", current).replace("%(total)s", total);
     count.href = "#step-" + current;

@@ -232,3 +232,70 @@ def test_the_replays_with_their_analysis_pass_axe(
         violations = axe.run(page).response["violations"]
         assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations] == []
     context.close()
+
+
+MY_TURN = "#table-live.my-turn"
+MOVE = f"{MY_TURN} .hand-cards button.card, {MY_TURN} .choices button:visible"
+
+
+def test_a_new_player_plays_a_hand_then_reads_what_each_own_card_was_worth(
+    browser: Any, site: Site, artifacts_dir: Path
+) -> None:
+    """As a newcomer: Play now, a hand played by clicking the first legal card, then its
+    replay: the analysis, and the knowable verdict on the player's own cards."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site.url}/en/")
+    page.locator("[data-testid='home-play-now']").click()
+    page.wait_for_url(f"{site.url}/en/play/*/")
+    page.wait_for_selector("#table-live .felt")
+    replays = "#table-live nav.replays a"
+    played = False
+    for _ in range(300):
+        page.wait_for_selector(f"{MOVE}, {replays}", timeout=30_000)
+        if played and page.locator(replays).count():
+            break
+        if not page.locator(MOVE).count():
+            page.wait_for_timeout(200)
+            continue
+        before = page.locator("#table-live").get_attribute("data-version")
+        cards = page.locator(f"{MY_TURN} .hand-cards button.card")
+        if cards.count():
+            cards.first.click()
+            played = True
+        else:
+            page.locator(f"{MY_TURN} .choices button:visible").first.click()
+        page.wait_for_function(
+            "v => document.getElementById('table-live').dataset.version !== v",
+            arg=before, timeout=20_000,
+        )
+    assert played and page.locator(replays).count()
+    page.locator(replays).last.click()
+    page.wait_for_selector("[data-testid=stepper]")
+    if not page.locator(".replay-tricks li[data-step]").count():
+        pytest.skip("the hand ended with no card played (a redeal)")
+    page.locator("[data-testid=open-analysis]").click()
+    note = page.locator("[data-testid=knowable-note]")
+    note.wait_for(timeout=30_000)
+    page.wait_for_function(
+        "() => { const t = document.querySelector('[data-testid=knowable-note]').textContent;"
+        " return t.startsWith('Your own cards') || t.startsWith('None of your'); }",
+        timeout=120_000,
+    )
+    text = note.text_content() or ""
+    if text.startswith("Your own cards"):
+        data = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent)")
+        mine = [i + 1 for i, s in enumerate(data["steps"]) if s["seat"] == 0]
+        for step in mine:
+            page.goto(page.url.split("#")[0] + f"#step-{step}")
+            verdict = page.locator("[data-testid=step-verdict]").text_content() or ""
+            if "From what you could know then" in verdict:
+                break
+        else:
+            raise AssertionError("no verdict on the player's own cards")
+    page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / "replay-new-player-knowable-en-1280.png"))
+    assert errors == []
+    context.close()
