@@ -146,3 +146,18 @@ def test_the_knowable_part_is_the_askers_own_seat_and_stored(
     assert "knowable" not in json.dumps(Client().get(url.replace("&knowable=1", "")).json())
     monkeypatch.setattr(analysis, "compute", None)  # a second compute would fail
     assert _signed_in(users[0]).get(url).json() == mine
+
+
+def test_a_solver_failure_answers_503_and_stores_nothing(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = _table(users[0], variant="rung")
+    _finish_first_hand(table, users[0])
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("the gnubg worker died")  # as bot.BotUnavailable would
+
+    monkeypatch.setattr(analysis, "compute", broken)
+    answer = Client().get(f"/api/tables/{table.pk}/analysis?hand=1")
+    assert answer.status_code == 503 and answer.json()["code"] == "unavailable"
+    assert not HandAnalysis.objects.exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,7 @@ from game.models import Table
 from game.tables import access, analysis, frames, lifecycle, mine, records, registry
 from game.tables.errors import TableError
 
+log = logging.getLogger(__name__)
 _csrf = CsrfViewMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
 
 
@@ -206,6 +208,9 @@ async def analysis_view(request: HttpRequest, table_id: int) -> JsonResponse:
             data = found
     except TableError as exc:
         return _error(exc.code, exc.message, exc.http_status)
+    except (RuntimeError, ValueError):  # a solver or gnubg's workers failed: nothing stored
+        log.exception("the analysis of table %s could not be computed", table_id)
+        return _error("unavailable", "the analysis cannot be computed now; try again", 503)
     lang = request.GET.get("lang") or ""
     if lang not in dict(settings.LANGUAGES):
         lang = translation.get_language() or settings.LANGUAGE_CODE
