@@ -62,6 +62,7 @@ bench: install-test messages
 	$(PY) bench/bgbot.py
 	$(PY) bench/bgbot.py --backend postgres
 	$(PY) bench/soak.py
+	$(PY) bench/analysis.py
 
 # bench/results/ is the benchmarks' dated history, committed: clean leaves it alone.
 clean:

@@ -121,6 +121,41 @@ def call(fn: Any, *args: Any) -> Any:
         raise BotUnavailable(f"gnubg worker failed: {exc.__class__.__name__}") from exc
 
 
+def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]:
+    """The cubeless equity of the player on roll in each position, at ``plies``, in the
+    worker processes: the positions in small chunks, at most one in flight per worker, so
+    that a bot's move asked meanwhile waits for one chunk (a fraction of a second at
+    2-ply), never for the whole batch (the game analysis, game.backgammon.analysis).
+    Raises BotUnavailable as ``call`` does."""
+    global _pool
+    if not position_ids:
+        return []
+    pool = _get_pool()
+    parts = [position_ids[i : i + chunk] for i in range(0, len(position_ids), chunk)]
+    try:
+        results: list[list[float]] = [[] for _ in parts]
+        flying: dict[concurrent.futures.Future[list[float]], int] = {}
+        queue = list(enumerate(parts))
+        while queue or flying:
+            while queue and len(flying) < workers():
+                index, part = queue.pop(0)
+                flying[pool.submit(_equities, part, plies)] = index
+            done, _rest = concurrent.futures.wait(
+                flying, timeout=START_TIMEOUT, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            if not done:
+                raise concurrent.futures.TimeoutError()
+            for future in done:
+                results[flying.pop(future)] = future.result()
+        return [equity for part in results for equity in part]
+    except (BrokenProcessPool, concurrent.futures.TimeoutError) as exc:
+        with _lock:
+            if _pool is pool:
+                _pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise BotUnavailable(f"gnubg worker failed: {exc.__class__.__name__}") from exc
+
+
 # ---------------------------------------------------------------------------- decisions
 def _cube_action(equity: float, legal: list[str], deciding_as_doubler: bool) -> str | None:
     if deciding_as_doubler:

@@ -30,8 +30,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from game.backgammon import analysis, matfile, render, urls, views
 from game.backgammon import bot as bgbot
-from game.backgammon import matfile, render, urls, views
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.engine.protocol import GameState
@@ -219,6 +219,8 @@ BACKGAMMON = GameSpec(
     finished=finished,
     record=record,
     record_extra=record_extra,
+    analyse=analysis.analyse,
+    analysis_words=analysis.analysis_words,
     table_target=table_target,
     target_is_length=True,
     bot=bot_action,

@@ -7,13 +7,17 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from game.backgammon import render as bgrender
+from game.backgammon import steps as bgsteps
 from game.backgammon.forms import BgTableForm
 from game.backgammon.words import action_label, describe_play, yes_no
 from game.engine import backgammon as bg
@@ -187,13 +191,20 @@ def replay_page(
     game = registry.spec(table.game).finished(replay.load(table))[hand - 1]
     names = bgrender.seat_names({"seats": frames.state_payload(table.pk, None)["seats"]})
     steps = game_steps(game)
+    number = 0
     for row in steps:
         row["who"] = bgrender.who(row["seat"], seat, names) if row["seat"] is not None else ""
+        if str(row["action"]).startswith("move:"):
+            number += 1
+            row["move"] = number
     dice = [list(d) for d in record["dice"]]
     recomputed = [
         list(fair.dice(record["server_seed"], record["client_seeds"], n)) for n in range(len(dice))
     ]
     result = game.result
+    query = {"hand": hand, "lang": get_language()}
+    if invite:
+        query["invite"] = invite
     context = {
         "table": table,
         "hand": hand,
@@ -217,6 +228,12 @@ def replay_page(
         ),
         "mat": bool(record.get("mat")),
         "table_url": table_url(table, invite or None),
+        "boards": bgsteps.boards(game, seat, names, _home(request, get_language())),
+        "stepper": {
+            "words": bgsteps.words(),
+            "players": [bgrender.who(s, seat, names) for s in (0, 1)],
+        },
+        "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(query),
     }
     return render(request, "backgammon/replay.html", context)
 

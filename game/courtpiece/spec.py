@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game.bots import courtpiece as bot
-from game.courtpiece import render, seats, urls, variants, views
+from game.courtpiece import analysis, knowable, render, seats, urls, variants, views
 from game.engine import courtpiece as cp
 from game.engine.protocol import GameState
 from game.tables.registry import GamePages, GameSpec
@@ -90,6 +90,9 @@ COURTPIECE = GameSpec(
     bot=_bot,
     build_with_deal=_build_with_deal,
     deal_of=lambda hand: (int(hand.dealer), hand.deal),
+    analyse=analysis.analyse,
+    analysis_words=analysis.analysis_words,
+    knowable=knowable.verdicts,
     pages=GamePages(
         title=variants.title,
         frame_html=render.frame_html,

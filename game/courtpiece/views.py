@@ -11,10 +11,11 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game.courtpiece import variants
+from game.courtpiece import steps, variants
 from game.courtpiece.cards import card, sort_hand
 from game.courtpiece.forms import DealAgainForm, NewTableForm
 from game.courtpiece.seats import Seats
@@ -177,8 +178,9 @@ def replay_page(
                         **card(c["card"]),  # type: ignore[dict-item]
                         "who": names.name(c["seat"]),
                         "won": c["seat"] == trick["winner"],
+                        "step": (number - 1) * 4 + i + 1,
                     }
-                    for c in trick["cards"]
+                    for i, c in enumerate(trick["cards"])
                 ],
             }
         )
@@ -220,6 +222,9 @@ def replay_page(
         counter=origin["counter"],
     )
     again_url = reverse("game:again", args=[table.pk, hand])
+    analysis_query = {"hand": hand, "lang": get_language()}
+    if invite:
+        analysis_query["invite"] = invite
     context = {
         "table": table,
         "hand": hand,
@@ -244,6 +249,9 @@ def replay_page(
         # ... or the table began with one and this later hand was shuffled here.
         "table_copied": copied_link(frames.copied_from(table)),
         "again_url": f"{again_url}?{urlencode({'invite': invite})}" if invite else again_url,
+        "stepper": steps.replay_data(finished, names),
+        "places": ("top", "left", "right", "bottom"),
+        "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(analysis_query),
     }
     return render(request, "courtpiece/replay.html", context)
 
