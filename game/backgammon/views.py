@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET
 
 from game.backgammon import render as bgrender
 from game.backgammon.forms import BgTableForm
-from game.backgammon.words import action_label, describe_play, yes_no
+from game.backgammon.bot import DEFAULT_LEVEL, level_of
+from game.backgammon.words import action_label, describe_play, level_name, yes_no
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.models import Table
@@ -38,8 +39,11 @@ def options_text(variant: str, options: dict[str, Any], length: int) -> list[str
         _("Match to %(n)s points") % {"n": length} if length else _("Money game"),
         _("Cube") + ": " + yes_no(bool(options.get("cube", True))),
     ]
-    if options.get("bot_level") == "medium":
-        words.append(_("Medium (1-ply)"))
+    try:
+        level = level_of(options.get("bot_level", DEFAULT_LEVEL))
+    except ValueError:  # never stored (spec.check refuses it): say nothing rather than fail
+        return words
+    words.append(_("Bot: %(level)s") % {"level": level_name(level)})
     return words
 
 
