@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from game.backgammon import bot as bgbot
 from game.backgammon import matfile, render, urls, views
+from game.backgammon.words import level_name
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.engine.protocol import GameState
@@ -235,5 +236,7 @@ BACKGAMMON = GameSpec(
         new_table_url="game:new_bg",
         routes=urls.routes,
         seat_offers=render.seat_offers,
+        bot_levels=lambda: [(level, level_name(level)) for level in BOT_LEVELS],
+        default_bot_level=DEFAULT_BOT_LEVEL,
     ),
 )
