@@ -291,3 +291,23 @@ def test_bg_the_lobby_names_the_bot_level_and_an_old_tables_level_by_its_new_nam
         assert "بوٹ: ماہر (دو تہہ)" in options_text("backgammon", {"bot_level": "expert"}, 0)
     with translation.override("hi"):
         assert "बॉट: शुरुआती" in options_text("backgammon", {"bot_level": "beginner"}, 0)
+
+
+def test_bg_play_now_asks_for_the_level_remembers_it_and_the_table_says_it(
+    client: Client,
+) -> None:
+    lobby = client.get("/en/play/").content.decode()
+    assert re.search(r'name="bot_level"', lobby)
+    assert '<option value="intermediate" selected>' in lobby  # the default
+    made = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "beginner"})
+    assert made.status_code == 302
+    first = Table.objects.get(game="backgammon")
+    assert first.options == {"bot_level": "beginner"}
+    page = client.get(made["Location"]).content.decode()
+    assert 'data-testid="bot-level"' in page and "Bot: Beginner" in page
+    client.post("/en/play/now/", {"game": "backgammon"})  # no level: the last one chosen
+    last = Table.objects.filter(game="backgammon").latest("created_at")
+    assert last.pk != first.pk and last.options == {"bot_level": "beginner"}
+    assert '<option value="beginner" selected>' in client.get("/en/play/").content.decode()
+    bad = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "hard"})
+    assert bad.status_code == 400
