@@ -287,9 +287,12 @@ def _keep_probability(k: Knowledge, world: World) -> float:
     return p
 
 
-def sample_worlds(view: Mapping[str, Any], count: int, seed: int | None = None) -> list[World]:
+def sample_worlds(
+    view: Mapping[str, Any], count: int, seed: int | None = None, infer: bool = True
+) -> list[World]:
     """``count`` worlds (see :class:`World`) consistent with the view, as
-    :func:`sample_deals` describes; deterministic for ``(view, count, seed)``."""
+    :func:`sample_deals` describes; deterministic for ``(view, count, seed)``.
+    ``infer=False`` keeps only the certain facts (no weighting by calls and bids)."""
     if count < 0:
         raise ValueError("count must be >= 0")
     k = knowledge(view)
@@ -302,7 +305,7 @@ def sample_worlds(view: Mapping[str, Any], count: int, seed: int | None = None) 
         world = _one_world(rng, k)
         if world is None:
             raise ValueError("no deal fits what this view shows")
-        if rng.random() < _keep_probability(k, world):
+        if not infer or rng.random() < _keep_probability(k, world):
             kept.append(world)
         else:
             spare.append(world)
