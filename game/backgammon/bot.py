@@ -138,7 +138,13 @@ def call(fn: Any, *args: Any) -> Any:
         answer = pool.submit(fn, *args).result(timeout=TIMEOUT if _warm else START_TIMEOUT)
         _warm = True
         return answer
-    except (BrokenProcessPool, concurrent.futures.TimeoutError) as exc:
+    except (
+        BrokenProcessPool,
+        concurrent.futures.TimeoutError,
+        # Another call's failure shut this pool down and cancelled this call: as a
+        # failure of its own (asyncio would take the exception for its task's cancelling).
+        concurrent.futures.CancelledError,
+    ) as exc:
         with _lock:  # the next call gets a fresh pool
             if _pool is pool:
                 _pool = None
@@ -191,9 +197,17 @@ def decide(view: dict[str, Any], level: str = DEFAULT_LEVEL) -> Decision:
         return Decision(fallback(legal), "fallback")
 
 
+CUBE_CLOSE = 0.15  # the expert looks deeper only at a cube decision this close to a line
+
+
 def _cube_equity(position_id: str, level: str) -> float:
-    """The equity of the player on roll, for a cube decision at the level's depth."""
-    equity = float(call(_evaluate, position_id, PLIES[level])[5])
+    """The equity of the player on roll, for a cube decision: 0-ply, and at the level's
+    depth where 0-ply puts it near one of the cube's lines (most rolls are far from any:
+    no double is near, and 2-ply costs what a whole 0-ply turn does many times over)."""
+    equity = float(call(_evaluate, position_id, 0)[5])
+    lines = (DOUBLE_FROM, TOO_GOOD, TAKE_UP_TO, BEAVER_BELOW)
+    if PLIES[level] and any(abs(equity - line) < CUBE_CLOSE for line in lines):
+        equity = float(call(_evaluate, position_id, PLIES[level])[5])
     return equity + noise(position_id, level, "cube")
 
 

@@ -55,6 +55,9 @@ class WorkerPool:
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._warm = False
         self._lock = threading.Lock()
+        # A call waits here for a free worker before it is handed over, so its timeout
+        # is the decision's own time, not its wait behind fifty others.
+        self._slots = threading.BoundedSemaphore(self.workers)
 
     def started(self) -> bool:
         return self._pool is not None
@@ -71,12 +74,22 @@ class WorkerPool:
             return self._pool
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        with self._slots:
+            return self._call(fn, *args)
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         pool = self._get()
         try:
             answer = pool.submit(fn, *args).result(
                 timeout=self.timeout if self._warm else self.start_timeout
             )
-        except (BrokenProcessPool, concurrent.futures.TimeoutError) as exc:
+        except (
+            BrokenProcessPool,
+            concurrent.futures.TimeoutError,
+            # Another call's failure shut this pool down: a cancelled future raises this
+            # (which asyncio would take for its own task's cancellation if it got out).
+            concurrent.futures.CancelledError,
+        ) as exc:
             with self._lock:  # the next call gets a fresh pool
                 if self._pool is pool:
                     self._pool = None
