@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import platform
 import random
@@ -305,6 +306,7 @@ def measure_cp(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, A
     warm = cp.Match(cp.Rules("rung"), seed="warm-up")
     thinking.choose(warm.view(warm.to_move), level)  # the workers start lazily: before timing
     DECIDE_MS.clear()
+    FALLBACKS.clear()
     turns: list[float] = []
     for _ in range(rounds):
         turns += _cp_round(tables, owner, level, rng)
@@ -321,13 +323,25 @@ def measure_cp(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, A
         "decide_p50_ms": round(statistics.median(DECIDE_MS), 1),
         "decide_p95_ms": round(_percentile(DECIDE_MS, 0.95), 1),
         "decide_mean_ms": round(statistics.mean(DECIDE_MS), 1),
+        # decisions whose worker did not answer in time: the medium bot's move instead
+        "fallbacks": len(FALLBACKS),
     }
+
+
+FALLBACKS: list[str] = []  # the thinking module's warnings: a worker late or dead
+
+
+class _Counted(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        FALLBACKS.append(record.getMessage())
 
 
 def _timed_cp_choose() -> None:
     """Record each Court Piece decision's time inside the fire path (the workers' share,
-    with its wait in their queue)."""
+    with its wait in their queue), and count the fallbacks."""
     from game.courtpiece import thinking
+
+    logging.getLogger(thinking.__name__).addHandler(_Counted(logging.WARNING))
 
     choose = thinking.choose
 
@@ -420,7 +434,8 @@ def _run_courtpiece(args: argparse.Namespace) -> None:
         print(f"courtpiece {r['level']}: {r['tables']} tables x {r['rounds']} rounds, "
               f"{r['bot_turns']} bot turns: p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, max "
               f"{r['max_ms']} ms; a decision p50 {r['decide_p50_ms']} ms, p95 "
-              f"{r['decide_p95_ms']} ms ({r['workers']} workers); goal p95 <= {CP_GOAL_MS:g} ms:"
+              f"{r['decide_p95_ms']} ms ({r['workers']} workers, {r['fallbacks']} fallbacks); "
+              f"goal p95 <= {CP_GOAL_MS:g} ms:"
               f" {'met' if r['goal']['met'] else 'NOT met'}")
     result = {
         "benchmark": "bgbot", "mode": "courtpiece", "backend": args.backend,
