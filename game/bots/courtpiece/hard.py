@@ -41,7 +41,7 @@ MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equa
 SWITCH = 0.25
 
 
-SEARCH_FROM = 10  # cards in hand: with more, DDS is too slow for the time goal
+SEARCH_FROM = 11  # cards in hand: with more, DDS is too slow for the time goal
 
 
 def samples_for(cards_left: int) -> int:
@@ -49,9 +49,11 @@ def samples_for(cards_left: int) -> int:
     (0: do not search, play the medium bot's card; docs/PERFORMANCE.md has the times)."""
     if cards_left > SEARCH_FROM:
         return 0
+    if cards_left >= 11:
+        return 4
     if cards_left >= 8:
         return 6
-    return 12
+    return 16
 
 
 def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
