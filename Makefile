@@ -61,6 +61,7 @@ bench: install-test messages
 	$(PY) bench/load.py --game backgammon --backend postgres
 	$(PY) bench/bgbot.py
 	$(PY) bench/bgbot.py --backend postgres
+	$(PY) bench/bots.py
 
 # bench/results/ is the benchmarks' dated history, committed: clean leaves it alone.
 clean:
