@@ -1,8 +1,8 @@
 """The ``hard`` Court Piece bot: search over deals sampled from what the seat knows.
 
 Where the card play is plain trick-taking with trump known to all (Rung, Single Sar,
-Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: ``Rules.
-plain_trick_taking`` and a trump in the view), each legal card is scored in deals drawn by
+Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: :func:`searchable`),
+each legal card is scored in deals drawn by
 :func:`.sampling.sample_worlds` (consistent with the cards played, the voids shown, the
 public cards and what the calls and bids say), each deal solved double-dummy by endplay's
 DDS (:func:`.sampling.dd_tricks`). A card's score is the mean, over the deals, of the
@@ -77,12 +77,17 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
-    """Whether the position is plain trick-taking with trump known to all."""
+    """Whether the rest of the hand is plain trick-taking with trump known to all: a
+    trump in the view (named, bid, revealed or fixed), no piles (CP-DS-1), the tens not
+    counted (CP-MK-1), and no trick under way whose trump counts only from a card in its
+    middle (CP-HID-3: trump from the reveal; DDS knows no such trick)."""
     if hv.get("phase") != "play" or not hv.get("trump"):
         return False
     options: Mapping[str, Any] = hv.get("options") or {}
     rules = rules_for(hv.get("variant", ""), tuple(sorted(options.items())))
-    return bool(rules.plain_trick_taking)
+    if rules.piles or rules.tens_count:
+        return False
+    return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
 def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
