@@ -1,8 +1,8 @@
 """The ``hard`` Court Piece bot: search over deals sampled from what the seat knows.
 
 Where the card play is plain trick-taking with trump known to all (Rung, Single Sar,
-Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: ``Rules.
-plain_trick_taking`` and a trump in the view), each legal card is scored in deals drawn by
+Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: :func:`searchable`),
+each legal card is scored in deals drawn by
 :func:`.sampling.sample_worlds` (consistent with the cards played, the voids shown, the
 public cards and what the calls and bids say), each deal solved double-dummy by endplay's
 DDS (:func:`.sampling.dd_tricks`). A card's score is the mean, over the deals, of the
@@ -41,12 +41,18 @@ MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equa
 SWITCH = 0.25
 
 
+SEARCH_FROM = 11  # cards in hand: with more, DDS is too slow for the time goal
+
+
 def samples_for(cards_left: int) -> int:
-    """How many deals to solve: DDS is slow with many cards left, quick near the end."""
+    """How many deals to solve: DDS is slow with many cards left, quick near the end
+    (0: do not search, play the medium bot's card; docs/PERFORMANCE.md has the times)."""
+    if cards_left > SEARCH_FROM:
+        return 0
     if cards_left >= 11:
-        return 6
+        return 4
     if cards_left >= 8:
-        return 10
+        return 6
     return 16
 
 
@@ -71,12 +77,17 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
-    """Whether the position is plain trick-taking with trump known to all."""
+    """Whether the rest of the hand is plain trick-taking with trump known to all: a
+    trump in the view (named, bid, revealed or fixed), no piles (CP-DS-1), the tens not
+    counted (CP-MK-1), and no trick under way whose trump counts only from a card in its
+    middle (CP-HID-3: trump from the reveal; DDS knows no such trick)."""
     if hv.get("phase") != "play" or not hv.get("trump"):
         return False
     options: Mapping[str, Any] = hv.get("options") or {}
     rules = rules_for(hv.get("variant", ""), tuple(sorted(options.items())))
-    return bool(rules.plain_trick_taking)
+    if rules.piles or rules.tens_count:
+        return False
+    return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
 def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
@@ -105,6 +116,8 @@ def choose(view: Mapping[str, Any]) -> str:
     hv = hand_view(view)
     fallback = medium.choose(view)
     if not fallback.startswith("play:") or not searchable(hv):
+        return fallback
+    if not samples_for(len(hv["hand"])):
         return fallback
     scores = card_scores(view)
     if len(set(scores.values())) <= 1:

@@ -43,13 +43,8 @@ class MediumPlay(Play):
         if early and self.trump >= 0 and self.unseen_trumps() > 0 and not self.piles:
             keep = [c for c in self.plays() if self.is_boss(c) and self.stopper(c)]
             if keep and len(keep) < len(self.plays()):
-                saved = self.hand
-                # Decide as if the stoppers were not ours to cash (they stay in hand).
+                # Decide as if the stoppers were not ours to lead (they stay in hand).
                 self.legal = [a for a in self.legal if not _is_play_of(a, keep)]
-                try:
-                    return super().lead()
-                finally:
-                    self.hand = saved
         return super().lead()
 
     def draw_trumps(self, trumps: Sequence[int]) -> bool:
@@ -66,10 +61,10 @@ class MediumPlay(Play):
 
     def goal_reached_by_one_more(self) -> bool:
         taken = self.hv.get("tricks_taken") or [0, 0]
-        ours, theirs = taken[self.seat % 2], taken[1 - self.seat % 2]
+        ours, theirs = int(taken[self.seat % 2]), int(taken[1 - self.seat % 2])
         contract = self.hv.get("contract")
         if contract:
-            number, bidder = contract[0], contract[1]
+            number, bidder = int(contract[0]), int(contract[1])
             if bidder % 2 == self.seat % 2:
                 return ours + 1 >= number
             return theirs + 13 - int(self.hv.get("trick_count") or 0) - 1 < number
