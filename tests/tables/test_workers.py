@@ -29,7 +29,7 @@ def test_a_late_worker_costs_its_call_and_the_next_gets_a_fresh_pool() -> None:
             pool.call(time.sleep, 30)
         assert pool.call(os.getpid) != first  # a new worker
         with pytest.raises(Unavailable):
-            pool.call(os._exit, 1)  # a worker that dies
+            pool.call(os.abort)  # a worker that dies
         assert pool.call(abs, -3) == 3
     finally:
         pool.shutdown()
