@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,7 @@ from game.courtpiece import levels, thinking
 from game.courtpiece.views import options_text
 from game.engine import courtpiece as cp
 from game.models import Action, Table
-from game.tables import lifecycle, presence, registry
+from game.tables import lifecycle, moves, presence, registry
 from game.tables.store import replay
 from game.tables.transport import clock
 from tests.tables.live import owner, run, session_cookie, socket
@@ -197,18 +198,34 @@ def test_an_account_remembers_the_level_in_a_new_session(make_user: Any) -> None
 def test_the_event_loop_answers_pings_while_hard_bots_think(
     users: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Four Play-now tables whose next move is a hard bot's, early in a hand (the
-    slowest decisions: the most unseen cards to sample). The clock's round runs on the
-    loop; meanwhile a player's socket pings, and every ping is answered before the
-    round is over, so the loop was never blocked by the bots' thinking."""
+    """Six Play-now tables whose next move is a hard bot's card from the third trick on
+    (where it searches: deals sampled, each solved by DDS; earlier it plays medium's
+    card). The
+    clock's round runs on the loop; meanwhile a player's socket pings, and pings are
+    answered while the bots think, so the loop was never blocked by their thinking."""
     monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
-    tables: list[Table] = []
-    while len(tables) < 4:
-        table = lifecycle.play_now(owner=owner(users[0]), options={"bot_level": "hard"})
+    rng = random.Random(28)
+    tables = [
+        lifecycle.play_now(owner=owner(users[0]), options={"bot_level": "hard"})
+        for _ in range(6)
+    ]
+    for table in tables:
         presence.seat_connected(table_id=table.pk, seat=0)
-        table.refresh_from_db()
-        if table.deadline_kind == Table.BOT:
-            tables.append(table)
+        while True:  # two tricks played, then a bot to play a card
+            table.refresh_from_db()
+            state = replay.load(table)
+            legal = state.legal_actions()
+            if (
+                table.deadline_kind == Table.BOT
+                and state.hand.trick_count >= 2
+                and all(a.startswith("play:") for a in legal)
+            ):
+                break
+            if table.deadline_kind == Table.BOT:
+                run(clock.fire_round)
+            else:
+                moves.apply_action(table_id=table.pk, owner=owner(users[0]),
+                                   action=rng.choice(legal), expected_version=table.version)
     versions = {t.pk: t.version for t in tables}
     match = cp.Match(cp.Rules("rung"), seed="warm")
     thinking.choose(match.view(match.to_move), "hard")  # the workers are up before
@@ -239,7 +256,7 @@ def test_the_event_loop_answers_pings_while_hard_bots_think(
                     break
             if thinking_now[0]:
                 answered += 1  # answered while a hard bot was thinking
-            await asyncio.sleep(0.15)  # within the socket's rate limit (10 frames a second)
+            await asyncio.sleep(0.11)  # within the socket's rate limit (10 frames a second)
         await round_
         await comm.disconnect()
         return answered
