@@ -116,12 +116,17 @@ def test_a_hard_table_plays_the_hard_bots_choice_through_the_clock(
     monkeypatch.setenv("TABLES_CLOCK", "off")  # this test is the clock
     table = lifecycle.play_now(owner=owner(users[0]), options={"bot_level": "hard"})
     presence.seat_connected(table_id=table.pk, seat=0)
-    table.refresh_from_db()
+    rng = random.Random(5)
     fired = 0
-    while table.deadline_kind == Table.BOT and fired < 3:
-        before, version = replay.load(table), table.version
-        run(clock.fire_round)
+    while fired < 4:
         table.refresh_from_db()
+        before, version = replay.load(table), table.version
+        if table.deadline_kind != Table.BOT:  # the player's turn: a random legal action
+            moves.apply_action(table_id=table.pk, owner=owner(users[0]),
+                               action=rng.choice(before.legal_actions()),
+                               expected_version=version)
+            continue
+        run(clock.fire_round)
         row = Action.objects.get(table=table, number=version + 1)
         assert row.source == Action.BOT
         assert row.action == cpbot.choose(before.view(before.to_move), "hard")
