@@ -30,8 +30,8 @@ from . import medium
 from .rulebased import rules_for
 from .sampling import dd_tricks, hand_view, sample_worlds
 
-TARGET = 7  # CP-RUNG-3 and the family: seven tricks win the hand
-KOT_BONUS = 0.5  # a kot (all 13) is worth more than a plain win, to either side
+TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
+KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
 MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equally
 # The medium bot's card is kept unless another card reaches the goal more often by this
 # much (the goal decided differently in more than one sampled deal in six). Search
