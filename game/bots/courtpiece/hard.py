@@ -38,11 +38,11 @@ MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equa
 # knows the deal in each sample and so favours cards that are only good when the cards
 # lie one way ("strategy fusion"); small gains, such as a trick more in a hand already
 # won, are mostly that, and the card-player's rules are better there.
-SWITCH = 0.25
+SWITCH = 0.1
 # ... and by at least this many deals' worth: with 4 deals, two deals' verdict is still
 # noise (Rung deal 10 of the benchmark: two of four deals favoured a low club that cost
 # two tricks in the real deal; docs/PERFORMANCE.md).
-SWITCH_DEALS = 2.5
+SWITCH_DEALS = 1.5
 
 
 SEARCH_FROM = 11  # cards in hand: with more, DDS is too slow for the time goal
@@ -54,10 +54,10 @@ def samples_for(cards_left: int) -> int:
     if cards_left > SEARCH_FROM:
         return 0
     if cards_left >= 11:
-        return 4
+        return 8
     if cards_left >= 8:
-        return 6
-    return 16
+        return 12
+    return 20
 
 
 def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
