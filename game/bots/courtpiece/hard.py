@@ -34,14 +34,13 @@ TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
 KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
 MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equally
 # The medium bot's card is kept unless another card reaches the goal more often by this
-# much (the goal decided differently in more than one sampled deal in six). Search
-# knows the deal in each sample and so favours cards that are only good when the cards
-# lie one way ("strategy fusion"); small gains, such as a trick more in a hand already
-# won, are mostly that, and the card-player's rules are better there.
+# much, and by at least SWITCH_DEALS sampled deals' worth. Search knows the deal in each
+# sample and so favours cards that are only good when the cards lie one way ("strategy
+# fusion"); with few deals one deal's verdict is noise (Rung deal 10 of the benchmark: two
+# of four deals favoured a low club that cost two tricks in the real deal). Too wide a
+# margin loses what search finds: with 0.25 and 2.5 deals, and 4-16 deals a decision,
+# the plain DDS sampler beat hard in Single Sar (docs/PERFORMANCE.md).
 SWITCH = 0.1
-# ... and by at least this many deals' worth: with 4 deals, two deals' verdict is still
-# noise (Rung deal 10 of the benchmark: two of four deals favoured a low club that cost
-# two tricks in the real deal; docs/PERFORMANCE.md).
 SWITCH_DEALS = 1.5
 
 
