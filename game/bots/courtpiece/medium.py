@@ -7,7 +7,7 @@ corrected, as duplicate play against it showed them (issue #28, docs/PERFORMANCE
 * **draw the last trump**: a lone master trump leads out the one trump still out (the
   rule-based bot wanted two trumps with the top one), so the side winners are safe;
 * **ruff to take the hand**: void in the led suit with an opponent winning, ruff when this
-  trick gives the team its goal (7 tricks, CP-RUNG-3; a Hukum contract, CP-HK-6) or the
+  trick gives the team its goal (7 tricks, CP-RUNG-2; a Hukum contract, CP-HK-6) or the
   opponent's card is the suit's boss (partner cannot beat it by following), rather than
   discarding "second hand low".
 """
