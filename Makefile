@@ -63,6 +63,9 @@ bench: install-test messages
 	$(PY) bench/bgbot.py --backend postgres
 	$(PY) bench/soak.py
 	$(PY) bench/analysis.py
+	$(PY) bench/bgbot.py --duel 400
+	$(PY) bench/bgbot.py --game courtpiece
+	$(PY) bench/bots.py
 
 # bench/results/ is the benchmarks' dated history, committed: clean leaves it alone.
 clean:

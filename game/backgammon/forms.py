@@ -8,6 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game.backgammon.bot import DEFAULT_LEVEL, LEVELS
+from game.backgammon.words import LEVEL_NAMES
 from game.tables import fairbox
 
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
@@ -42,7 +44,7 @@ class BgTableForm(forms.Form):
         required=False,
         initial=True,
     )
-    bot_level = forms.ChoiceField(label=_("Bot strength"), initial="easy")
+    bot_level = forms.ChoiceField(label=_("Bot strength"), initial=DEFAULT_LEVEL)
     private = forms.BooleanField(
         label=_("Private (only people with the invite link)"), required=False
     )
@@ -63,10 +65,7 @@ class BgTableForm(forms.Form):
             ("standard", _("Standard")),
             ("nackgammon", _("Nackgammon (money games)")),
         ]
-        self.fields["bot_level"].choices = [
-            ("easy", _("Easy (0-ply)")),
-            ("medium", _("Medium (1-ply)")),
-        ]
+        self.fields["bot_level"].choices = [(level, LEVEL_NAMES[level]) for level in LEVELS]
         self.fields["move_seconds"].choices = [
             (str(s), _("%(n)s seconds") % {"n": s}) for s in (30, 45, 60, 90, 120)
         ] + [("", _("No timer (private tables only)"))]
@@ -92,7 +91,7 @@ class BgTableForm(forms.Form):
             "beaver": bool(data.get("beaver")),
             "auto_doubles": int(data.get("auto_doubles") or 0),
             "start": data.get("start") or "standard",
-            "bot_level": data.get("bot_level") or "easy",
+            "bot_level": data.get("bot_level") or DEFAULT_LEVEL,
         }
         seconds = data.get("move_seconds")
         data["move_seconds"] = int(seconds) if seconds else None

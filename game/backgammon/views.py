@@ -19,11 +19,11 @@ from django.views.decorators.http import require_GET
 from game.backgammon import render as bgrender
 from game.backgammon import steps as bgsteps
 from game.backgammon.forms import BgTableForm
-from game.backgammon.words import action_label, describe_play, yes_no
+from game.backgammon.words import action_label, describe_play, level_text, yes_no
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.models import Table
-from game.tables import access, frames, records, registry
+from game.tables import access, botlevel, frames, records, registry
 from game.tables.errors import TableError
 from game.tables.pages import (
     create_from_form,
@@ -43,9 +43,8 @@ def options_text(variant: str, options: dict[str, Any], length: int) -> list[str
         _("Match to %(n)s points") % {"n": length} if length else _("Money game"),
         _("Cube") + ": " + yes_no(bool(options.get("cube", True))),
     ]
-    if options.get("bot_level") == "medium":
-        words.append(_("Medium (1-ply)"))
-    return words
+    level = level_text(options)
+    return [*words, level] if level else words
 
 
 def table_context(request: HttpRequest, lang: str) -> dict[str, Any]:
@@ -101,14 +100,20 @@ def board_partial(request: HttpRequest, table_id: int) -> HttpResponse:
 def new_table(request: HttpRequest) -> HttpResponse:
     """Create a backgammon table: money game or match, the house rules the engine has,
     the bot and its level (``game.backgammon.spec`` checks them again)."""
-    form = BgTableForm(request.POST or None)
+    levels = botlevel.choices(request, "backgammon")
+    chosen = next((level["value"] for level in levels if level["selected"]), None)
+    form = BgTableForm(request.POST or None, initial={"bot_level": chosen} if chosen else None)
     if request.method == "POST" and form.is_valid():
         made = create_from_form(
             request, form, game="backgammon", length=form.cleaned_data["length"]
         )
         if made is not None:
             return made
-    return render(request, "backgammon/new_table.html", {"form": form, "guest": is_guest(request)})
+    return render(
+        request,
+        "backgammon/new_table.html",
+        {"form": form, "guest": is_guest(request), "bot_levels": {"backgammon": levels}},
+    )
 
 
 BG_VERIFY_SNIPPET = """import hashlib, hmac

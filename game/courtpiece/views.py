@@ -18,13 +18,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 from game.courtpiece import steps, variants
 from game.courtpiece.cards import card, sort_hand
 from game.courtpiece.forms import DealAgainForm, NewTableForm
+from game.courtpiece.levels import level_text
 from game.courtpiece.seats import Seats
 from game.courtpiece.summary import announce_summary, hand_summary, young_hand
 from game.courtpiece.words import card_name, goal_text, suit_name
 from game.engine import courtpiece as cp
 from game.engine import fair
 from game.models import Table
-from game.tables import access, deal_again, frames, records, registry
+from game.tables import access, botlevel, deal_again, frames, records, registry
 from game.tables.errors import TableError
 from game.tables.pages import (
     copied_link,
@@ -44,11 +45,12 @@ def options_text(variant: str, options: dict[str, Any], length: int = 0) -> list
     engine = cp.VARIANTS.get(variant)
     if engine is None:
         return []
-    return [
+    words = [
         f"{variants.option_label(variant, name)}: "
         f"{variants.choice_label(options.get(name, opt.default))}"
         for name, opt in engine.options.items()
     ]
+    return [*words, level_text(options)]
 
 
 def last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -64,14 +66,18 @@ def last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
 
 
 def new_table(request: HttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST or None)
+    levels = botlevel.choices(request, "courtpiece")
+    chosen = next((level["value"] for level in levels if level["selected"]), None)
+    form = NewTableForm(request.POST or None, initial={"bot_level": chosen} if chosen else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         made = create_from_form(request, form, game="courtpiece", variant=data["variant"])
         if made is not None:
             return made
     return render(
-        request, "courtpiece/new_table.html", {"form": form, "guest": is_guest(request)}
+        request,
+        "courtpiece/new_table.html",
+        {"form": form, "guest": is_guest(request), "bot_levels": {"courtpiece": levels}},
     )
 
 

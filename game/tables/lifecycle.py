@@ -148,16 +148,20 @@ def create_table(
 
 
 def play_now(
-    *, owner: access.Owner, game: str | None = None, variant: str | None = None
+    *,
+    owner: access.Owner,
+    game: str | None = None,
+    variant: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Table:
     """A started private table against bots, the owner at seat 0, with no timer; guests
     welcome (never rated). ``game``: the default game if None; ``variant``: the game's
-    default variant if None."""
+    default variant if None; ``options`` (the bots' level) checked as any table's."""
     gspec = registry.find(registry.default_name() if game is None else game)
     if gspec is None:
         raise TableError("bad_request", f"unknown game {game!r}")
     return create_table(
-        owner=owner, game=gspec.name, variant=variant, private=True,
+        owner=owner, game=gspec.name, variant=variant, options=options, private=True,
         bots=list(range(1, gspec.seats)), move_seconds=None, spectators=False,
     )
 

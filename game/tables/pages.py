@@ -21,6 +21,7 @@ from accounts.models import GameStats
 from game.models import Table
 from game.tables import (
     access,
+    botlevel,
     fairbox,
     frames,
     html,
@@ -114,6 +115,7 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
             return error_page(request, error)
         form.add_error(None, error_text(error.code))
         return None
+    botlevel.remember(request, table.game, data["options"])
     return HttpResponseRedirect(table_url(table))
 
 
@@ -125,10 +127,14 @@ def play_now(request: HttpRequest) -> HttpResponse:
     game = request.POST.get("game") or registry.default_name()
     if registry.find(game) is None:
         return error_page(request, TableError("bad_request", f"unknown game {game!r}"))
+    # The level the form asks for, else the one this player chose last, else the game's.
+    level = request.POST.get("bot_level") or botlevel.remembered(request, game)
+    options = {botlevel.OPTION: level} if level else {}
     try:
-        table = lifecycle.play_now(owner=owner, game=game)
+        table = lifecycle.play_now(owner=owner, game=game, options=options)
     except TableError as error:
         return error_page(request, error)
+    botlevel.remember(request, game, options)
     return HttpResponseRedirect(table_url(table))
 
 
@@ -188,6 +194,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         return render(request, "game/lobby_tables.html", context)
     context["guest"] = is_guest(request)
     context["games"] = games
+    context["bot_levels"] = {g.name: botlevel.choices(request, g.name) for g in games}
     context["your_games"] = mine.your_games(access.owner_of_request(request))
     context["new_url"] = reverse(registry.spec(registry.default_name()).pages.new_table_url)
     return render(request, "game/lobby.html", context)

@@ -69,6 +69,10 @@ class GamePages:
     # choosing where to sit (the waiting table, an invite): {"seat": n, "name": "North",
     # "text": "partner of asma, against a bot and an empty seat"}
     seat_offers: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = numbered_seats
+    # () -> the bot's levels as (the table option ``bot_level``'s value, its name), weakest
+    # first, and the level a table gets without one (Play now, the choosers: botlevel.py)
+    bot_levels: Callable[[], Sequence[tuple[str, str]]] = lambda: ()
+    default_bot_level: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The ``hard`` Court Piece bot: search over deals sampled from what the seat knows.
 
 Where the card play is plain trick-taking with trump known to all (Rung, Single Sar,
-Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: ``Rules.
-plain_trick_taking`` and a trump in the view), each legal card is scored in deals drawn by
+Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: :func:`searchable`),
+each legal card is scored in deals drawn by
 :func:`.sampling.sample_worlds` (consistent with the cards played, the voids shown, the
 public cards and what the calls and bids say), each deal solved double-dummy by endplay's
 DDS (:func:`.sampling.dd_tricks`). A card's score is the mean, over the deals, of the
@@ -15,8 +15,8 @@ the 13th-card call, hiding, asking, revealing and the 82 claim, the hard bot pla
 medium bot's rules: double-dummy scores do not describe those games, and rollouts of the
 medium bot cost more than the time goal allows (docs/PERFORMANCE.md).
 
-Deterministic: the sampling is seeded from the view; ties between cards go to the medium
-bot's card, then to the card order.
+Deterministic: the sampling is seeded from the view; the medium bot's card is kept unless
+another reaches the goal clearly more often (:data:`SWITCH`), then ties go to card order.
 """
 
 from __future__ import annotations
@@ -30,18 +30,33 @@ from . import medium
 from .rulebased import rules_for
 from .sampling import dd_tricks, hand_view, sample_worlds
 
-TARGET = 7  # CP-RUNG-3 and the family: seven tricks win the hand
-KOT_BONUS = 0.5  # a kot (all 13) is worth more than a plain win, to either side
+TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
+KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
 MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equally
+# The medium bot's card is kept unless another card reaches the goal more often by this
+# much, and by at least SWITCH_DEALS sampled deals' worth. Search knows the deal in each
+# sample and so favours cards that are only good when the cards lie one way ("strategy
+# fusion"); with few deals one deal's verdict is noise (Rung deal 10 of the benchmark: two
+# of four deals favoured a low club that cost two tricks in the real deal). Too wide a
+# margin loses what search finds: with 0.25 and 2.5 deals, and 4-16 deals a decision,
+# the plain DDS sampler beat hard in Single Sar (docs/PERFORMANCE.md).
+SWITCH = 0.1
+SWITCH_DEALS = 1.5
+
+
+SEARCH_FROM = 11  # cards in hand: with more, DDS is too slow for the time goal
 
 
 def samples_for(cards_left: int) -> int:
-    """How many deals to solve: DDS is slow with many cards left, quick near the end."""
+    """How many deals to solve: DDS is slow with many cards left, quick near the end
+    (0: do not search, play the medium bot's card; docs/PERFORMANCE.md has the times)."""
+    if cards_left > SEARCH_FROM:
+        return 0
     if cards_left >= 11:
-        return 6
+        return 8
     if cards_left >= 8:
-        return 10
-    return 16
+        return 12
+    return 20
 
 
 def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
@@ -65,12 +80,17 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
-    """Whether the position is plain trick-taking with trump known to all."""
+    """Whether the rest of the hand is plain trick-taking with trump known to all: a
+    trump in the view (named, bid, revealed or fixed), no piles (CP-DS-1), the tens not
+    counted (CP-MK-1), and no trick under way whose trump counts only from a card in its
+    middle (CP-HID-3: trump from the reveal; DDS knows no such trick)."""
     if hv.get("phase") != "play" or not hv.get("trump"):
         return False
     options: Mapping[str, Any] = hv.get("options") or {}
     rules = rules_for(hv.get("variant", ""), tuple(sorted(options.items())))
-    return bool(rules.plain_trick_taking)
+    if rules.piles or rules.tens_count:
+        return False
+    return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
 def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
@@ -100,10 +120,13 @@ def choose(view: Mapping[str, Any]) -> str:
     fallback = medium.choose(view)
     if not fallback.startswith("play:") or not searchable(hv):
         return fallback
+    if not samples_for(len(hv["hand"])):
+        return fallback
     scores = card_scores(view)
     if len(set(scores.values())) <= 1:
         return fallback
     best = max(scores.values())
-    if scores.get(fallback[5:], -1.0) >= best - 1e-9:
+    margin = max(SWITCH, SWITCH_DEALS / samples_for(len(hv["hand"])))
+    if scores.get(fallback[5:], -1.0) >= best - margin:
         return fallback
     return "play:" + min(card for card, v in scores.items() if v >= best - 1e-9)

@@ -20,10 +20,14 @@ knows:
   ``2 ** (length - 5)`` (length counted over the whole 13, played cards included), tried
   over a bounded number of draws so the sampler always answers.
 
-The unseen cards are dealt exactly uniformly among all deals that keep the hard
-constraints (counts and voids): per suit, how many cards go to each seat is drawn in
-proportion to the number of deals with those counts (a small dynamic programme over the
-seats' free places), then the cards of each suit are shuffled into those places.
+The unseen cards are dealt card by card, the suits some seat is void in first, each card
+to a seat that may hold it with probability in proportion to its free places: uniform
+when nobody has shown a void, close to uniform otherwise, and fast. When that runs into
+dead ends (:data:`QUICK_TRIES` times), the deal is drawn exactly uniformly instead: per
+suit, how many cards go to each seat in proportion to the number of deals with those
+counts (a dynamic programme over the seats' free places), then the cards shuffled in.
+The Hidden Rung caller's unknown face-down card is drawn first, a card of a suit in
+proportion to how many unseen cards the suit has.
 
 Everything is deterministic for ``(view, count, seed)``: the random numbers come from a
 seeded stream (:mod:`.rng`) drawn from the view's own content and ``seed``.
@@ -46,6 +50,7 @@ from game.engine.courtpiece.cards import CARD_INDEX, CARD_STR, SUITS
 
 from .rng import Stream
 
+QUICK_TRIES = 20  # card-by-card deals tried before the exact counting table is built
 MIN_LENGTH_KEPT = 5  # a caller/bidder holding this many of their suit is always kept
 
 
@@ -103,13 +108,13 @@ def knowledge(view: Mapping[str, Any]) -> Knowledge:
         if hidden.get("placed") and hidden.get("card"):
             public.append((caller, hidden["card"]))  # revealed, or our own face-down card
         elif hidden.get("placed"):
-            hidden_holder = caller
+            hidden_holder = caller  # unseen, even by the caller when blind (CP-HID-7)
     for opened in hv.get("open_hands") or []:
         for c in opened["cards"]:
             public.append((opened["seat"], c))
     for holder, text in public:
         c = CARD_INDEX[text]
-        if c not in played and holder != seat:
+        if c not in played:
             held[holder].add(c)
     known = set().union(*held) | played
     unseen = tuple(c for c in range(52) if c not in known)
@@ -141,31 +146,105 @@ def _seed_for(view: Mapping[str, Any], count: int, seed: int | None) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
-def _ways_table(
-    by_suit: list[list[int]], places: tuple[int, ...], allowed: list[list[bool]]
-) -> list[dict[tuple[int, ...], int]]:
-    """ways[i][free places] = number of deals of suits i.. into those free places."""
-    seats = len(places)
-    ways: list[dict[tuple[int, ...], int]] = [dict() for _ in range(5)]
-    ways[4][tuple([0] * seats)] = 1
+class Dealer:
+    """Deals ``cards`` into ``places`` (per seat in ``seats``) uniformly among the deals
+    that give no seat a suit it is void in. The table of how many deals there are is
+    built once and shared by every deal drawn."""
 
-    def count(i: int, free: tuple[int, ...]) -> int:
+    def __init__(
+        self, cards: Sequence[int], seats: Sequence[int], places: tuple[int, ...],
+        voids: Sequence[int],
+    ) -> None:
+        self.by_suit = [[c for c in cards if c // 13 == s] for s in range(4)]
+        self.places = places
+        self.plain = not any(voids[p] for p in seats)
+        self.allowed = [[not (voids[p] >> s & 1) for p in seats] for s in range(4)]
+        self.memo: list[dict[tuple[int, ...], int]] = [{} for _ in range(5)]
+        self.options: dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]] = {}
+        # Suits some receiving seat is void in go first when dealing card by card.
+        self.order = sorted(range(4), key=lambda s: sum(self.allowed[s]))
+        self.counted = False
+        self.total = 1
+
+    def count(self) -> int:
+        """Build the counting table (only when dealing card by card keeps failing)."""
+        if not self.counted:
+            self.total = 1 if self.plain else self.ways(0, self.places)
+            self.counted = True
+        return self.total
+
+    def quick(self, rng: Stream) -> list[list[int]] | None:
+        """Card by card, each to a seat that may hold it, in proportion to its free
+        places: nearly uniform, and fast; None when it runs into a dead end."""
+        free = list(self.places)
+        out: list[list[int]] = [[] for _ in self.places]
+        seats = range(len(free))
+        for suit in self.order:
+            cards = list(self.by_suit[suit])
+            rng.shuffle(cards)
+            allowed = self.allowed[suit]
+            for c in cards:
+                open_ = [j for j in seats if free[j] and allowed[j]]
+                if not open_:
+                    return None
+                j = rng.weighted(open_, [free[j] for j in open_])
+                out[j].append(c)
+                free[j] -= 1
+        return out
+
+    def ways(self, i: int, free: tuple[int, ...]) -> int:
+        """How many deals of suits i.. fill exactly the ``free`` places."""
         if i == 4:
-            return 1 if not any(free) else 0
-        memo = ways[i]
-        if free in memo:
-            return memo[free]
-        total = 0
-        for split in _splits(len(by_suit[i]), free, allowed[i]):
-            rest = tuple(f - k for f, k in zip(free, split, strict=True))
-            sub = count(i + 1, rest)
-            if sub:
-                total += _multinomial(len(by_suit[i]), split) * sub
-        memo[free] = total
-        return total
+            return 0 if any(free) else 1
+        memo = self.memo[i]
+        if free not in memo:
+            memo[free] = sum(w for w, _ in self.splits(i, free))
+        return memo[free]
 
-    count(0, places)
-    return ways
+    def splits(self, i: int, free: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+        """(number of deals, split) for each way suit i can go into ``free``."""
+        key = (i, free)
+        found = self.options.get(key)
+        if found is not None:
+            return found
+        n = len(self.by_suit[i])
+        out: list[tuple[int, tuple[int, ...]]] = []
+        for split in _splits(n, free, self.allowed[i]):
+            rest = tuple(f - k for f, k in zip(free, split, strict=True))
+            sub = self.ways(i + 1, rest)
+            if sub:
+                out.append((_multinomial(n, split) * sub, split))
+        self.options[key] = out
+        return out
+
+    def deal(self, rng: Stream) -> list[list[int]] | None:
+        if self.plain:
+            cards = [c for suit in self.by_suit for c in suit]
+            rng.shuffle(cards)
+            out, at = [], 0
+            for k in self.places:
+                out.append(cards[at : at + k])
+                at += k
+            return out
+        for _ in range(QUICK_TRIES):
+            found = self.quick(rng)
+            if found is not None:
+                return found
+        if not self.count():
+            return None
+        out = [[] for _ in self.places]
+        free = self.places
+        for i in range(4):
+            options = self.splits(i, free)
+            split = rng.weighted([sp for _, sp in options], [w for w, _ in options])
+            suit_cards = list(self.by_suit[i])
+            rng.shuffle(suit_cards)
+            at = 0
+            for j, k in enumerate(split):
+                out[j].extend(suit_cards[at : at + k])
+                at += k
+            free = tuple(f - k for f, k in zip(free, split, strict=True))
+        return out
 
 
 def _splits(n: int, free: tuple[int, ...], allowed: list[bool]) -> list[tuple[int, ...]]:
@@ -193,45 +272,6 @@ def _multinomial(n: int, split: Sequence[int]) -> int:
     return out
 
 
-def _deal_uniform(
-    rng: Stream,
-    cards: Sequence[int],
-    seats: list[int],
-    places: tuple[int, ...],
-    voids: Sequence[int],
-) -> list[list[int]] | None:
-    """Deal ``cards`` into ``places`` (per seat in ``seats``) uniformly among the deals
-    that give no seat a suit it is void in; None when no such deal exists."""
-    by_suit = [[c for c in cards if c // 13 == s] for s in range(4)]
-    allowed = [[not (voids[p] >> s & 1) for p in seats] for s in range(4)]
-    ways = _ways_table(by_suit, places, allowed)
-    free = places
-    if not ways[0].get(free):
-        return None
-    out: list[list[int]] = [[] for _ in seats]
-    for i in range(4):
-        options = []
-        for split in _splits(len(by_suit[i]), free, allowed[i]):
-            rest = tuple(f - k for f, k in zip(free, split, strict=True))
-            w = _multinomial(len(by_suit[i]), split) * ways[i + 1].get(rest, 0)
-            if w:
-                options.append((w, split, rest))
-        pick = rng.randrange(sum(w for w, _, _ in options))
-        chosen = 0
-        while pick >= options[chosen][0]:
-            pick -= options[chosen][0]
-            chosen += 1
-        _, split, rest = options[chosen]
-        suit_cards = list(by_suit[i])
-        rng.shuffle(suit_cards)
-        at = 0
-        for j, k in enumerate(split):
-            out[j].extend(suit_cards[at : at + k])
-            at += k
-        free = rest
-    return out
-
-
 @dataclass(frozen=True)
 class World:
     """One deal consistent with a seat's knowledge: what each seat holds now (the
@@ -242,39 +282,61 @@ class World:
     hidden: int
 
 
-def _one_world(rng: Stream, k: Knowledge) -> World | None:
-    others = [s for s in range(4) if s != k.seat]
-    places = tuple(k.counts[s] - len(k.held[s]) for s in others)
-    if any(p < 0 for p in places) or sum(places) != len(k.unseen):
-        raise ValueError("the view's card counts do not add up")
-    cards = list(k.unseen)
-    hidden = -1
-    voids = list(k.voids)
-    if k.hidden_holder >= 0 and k.hidden_holder != k.seat:
-        # The face-down card escapes the holder's voids (CP-HID-2): draw it first, in
-        # proportion to the deals of the rest.
-        j = others.index(k.hidden_holder)
-        rest_places = tuple(p - (1 if i == j else 0) for i, p in enumerate(places))
-        weights = []
-        for c in cards:
-            rest = [x for x in cards if x != c]
-            by_suit = [[x for x in rest if x // 13 == s] for s in range(4)]
-            allowed = [[not (voids[p] >> s & 1) for p in others] for s in range(4)]
-            weights.append(_ways_table(by_suit, rest_places, allowed)[0].get(rest_places, 0))
-        if not any(weights):
+class Sampler:
+    """Draws worlds for one seat's knowledge; the counting tables are built once."""
+
+    def __init__(self, k: Knowledge) -> None:
+        self.k = k
+        # Every seat with cards to receive: the others, and the Hidden Rung caller's own
+        # seat when its face-down card is blind even to itself (CP-HID-7).
+        self.others = [s for s in range(4) if s != k.seat or k.counts[s] > len(k.held[s])]
+        places = tuple(k.counts[s] - len(k.held[s]) for s in self.others)
+        if any(p < 0 for p in places) or sum(places) != len(k.unseen):
+            raise ValueError("the view's card counts do not add up")
+        self.places = places
+        self.hidden_suits: list[tuple[int, Dealer]] = []
+        self.dealer: Dealer | None = None
+        if k.hidden_holder >= 0:
+            # The face-down card escapes its holder's voids (CP-HID-2): its suit is drawn
+            # first, in proportion to the deals of the rest, then the card in that suit.
+            j = self.others.index(k.hidden_holder)
+            rest = tuple(p - (1 if i == j else 0) for i, p in enumerate(places))
+            for suit in range(4):
+                in_suit = [c for c in k.unseen if c // 13 == suit]
+                if in_suit:
+                    left = [c for c in k.unseen if c != in_suit[0]]
+                    self.hidden_suits.append((suit, Dealer(left, self.others, rest, k.voids)))
+        else:
+            self.dealer = Dealer(k.unseen, self.others, places, k.voids)
+
+    def world(self, rng: Stream) -> World | None:
+        k = self.k
+        hidden = -1
+        dealer = self.dealer
+        cards = list(k.unseen)
+        if dealer is None:
+            weights = [
+                sum(1 for c in cards if c // 13 == suit)
+                for suit, _ in self.hidden_suits
+            ]
+            if not any(weights):
+                return None
+            suit, dealer = rng.weighted(self.hidden_suits, weights)
+            in_suit = [c for c in cards if c // 13 == suit]
+            hidden = in_suit[rng.randrange(len(in_suit))]
+            cards.remove(hidden)
+            # The dealer was built without the suit's lowest card: deal the same places
+            # with the chosen card out instead (the counts are the same).
+            dealer.by_suit[suit] = [c for c in cards if c // 13 == suit]
+        dealt = dealer.deal(rng)
+        if dealt is None:
             return None
-        hidden = rng.weighted(cards, weights)
-        cards.remove(hidden)
-        places = rest_places
-    dealt = _deal_uniform(rng, cards, others, places, voids)
-    if dealt is None:
-        return None
-    hands: list[tuple[int, ...]] = [(), (), (), ()]
-    hands[k.seat] = tuple(sorted(k.held[k.seat]))
-    for j, s in enumerate(others):
-        extra = [hidden] if s == k.hidden_holder and hidden >= 0 else []
-        hands[s] = tuple(sorted([*k.held[s], *dealt[j], *extra]))
-    return World(hands=tuple(hands), hidden=hidden)
+        hands: list[tuple[int, ...]] = [(), (), (), ()]
+        hands[k.seat] = tuple(sorted(k.held[k.seat]))
+        for j, s in enumerate(self.others):
+            extra = [hidden] if s == k.hidden_holder and hidden >= 0 else []
+            hands[s] = tuple(sorted([*k.held[s], *dealt[j], *extra]))
+        return World(hands=tuple(hands), hidden=hidden)
 
 
 def _keep_probability(k: Knowledge, world: World) -> float:
@@ -287,22 +349,26 @@ def _keep_probability(k: Knowledge, world: World) -> float:
     return p
 
 
-def sample_worlds(view: Mapping[str, Any], count: int, seed: int | None = None) -> list[World]:
+def sample_worlds(
+    view: Mapping[str, Any], count: int, seed: int | None = None, infer: bool = True
+) -> list[World]:
     """``count`` worlds (see :class:`World`) consistent with the view, as
-    :func:`sample_deals` describes; deterministic for ``(view, count, seed)``."""
+    :func:`sample_deals` describes; deterministic for ``(view, count, seed)``.
+    ``infer=False`` keeps only the certain facts (no weighting by calls and bids)."""
     if count < 0:
         raise ValueError("count must be >= 0")
     k = knowledge(view)
+    sampler = Sampler(k)
     rng = Stream(_seed_for(view, count, seed))
     kept: list[World] = []
     spare: list[World] = []
     for _ in range(6 * count):
         if len(kept) >= count:
             break
-        world = _one_world(rng, k)
+        world = sampler.world(rng)
         if world is None:
             raise ValueError("no deal fits what this view shows")
-        if rng.random() < _keep_probability(k, world):
+        if not infer or rng.random() < _keep_probability(k, world):
             kept.append(world)
         else:
             spare.append(world)
@@ -317,9 +383,10 @@ def sample_deals(
 
     Each deal is four lists (seat-indexed) of the cards each seat holds NOW, the viewer's
     own hand exactly as in the view; the Hidden Rung caller's face-down card is in the
-    caller's list (it is still theirs, CP-HID-1). Deterministic for
-    ``(view, count, seed)``. Raises ValueError for a spectator's view or a view whose
-    facts cannot all hold."""
+    caller's list (it is still theirs, CP-HID-1), the caller's own included (their view
+    shows it apart, as ``hidden.card``; a blind one, CP-HID-7, is sampled for them too).
+    Deterministic for ``(view, count, seed)``. Raises ValueError for a spectator's view
+    or a view whose facts cannot all hold."""
     return [
         [[CARD_STR[c] for c in hand] for hand in world.hands]
         for world in sample_worlds(view, count, seed)
