@@ -57,7 +57,7 @@ def test_keeps_a_doubleton_ace_as_a_stopper_at_trick_one(level: str) -> None:
 def ruff_positions(variant: str, hands: int) -> list[dict[str, object]]:
     """Views met in seeded medium-bot hands where the seat is void in the led suit, an
     opponent holds the trick with a card of the led suit, a trump of ours wins it now,
-    and winning it gives the team its 7th trick (CP-RUNG-3)."""
+    and winning it gives the team its 7th trick (CP-RUNG-2)."""
     found = []
     for i in range(hands):
         hand = cp.new_hand(cp.Rules(variant), dealer=i % 4, seed=f"ruff-{variant}-{i}")
@@ -91,7 +91,7 @@ def ruff_positions(variant: str, hands: int) -> list[dict[str, object]]:
 
 @pytest.mark.parametrize("variant", ["rung", "single_sar"])
 def test_ruffs_the_opponents_winner_when_that_takes_the_hand(variant: str) -> None:
-    """CP-6, CP-RUNG-3: void in the led suit with the opponents winning the trick and the
+    """CP-6, CP-RUNG-2: void in the led suit with the opponents winning the trick and the
     team on six tricks, a trump takes the seventh and with it the hand: the medium bot
     ruffs (with its lowest trump that wins) in every such position of 120 seeded hands,
     even second in the trick, where today's bot threw a card "second hand low"."""

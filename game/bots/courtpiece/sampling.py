@@ -415,7 +415,13 @@ def dd_tricks(
     Returns {card: tricks} for every card ``to_move`` holds that it may play (following
     suit): the most tricks the side to move takes from here on, the current trick
     included, when everyone plays perfectly. Seats 0..3 play clockwise as DDS's N, E, S,
-    W, so team 0 (seats 0 and 2) is N-S. The search runs in C, the GIL released."""
+    W, so team 0 (seats 0 and 2) is N-S. The search runs in C, the GIL released.
+
+    Not for concurrent threads: endplay's ``solve_board`` always passes DDS thread index
+    0, and DDS keeps its search memory per thread index, so two threads solving at once
+    in one process would share it. Callers that decide in threads (the tables' clock)
+    must hold one lock around hard decisions per process, or decide in worker processes
+    (as the backgammon bot does); the pure bots import no ``threading`` to do it here."""
     from endplay.dds import solve_board
     from endplay.types import Card, Deal, Denom, Player
 
