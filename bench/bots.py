@@ -9,9 +9,9 @@ cards, counts: ``sampling.sample_worlds(infer=False)``), each solved double-dumm
 and the card that most often reaches the hand's goal (7 tricks, or the Hukum contract
 made or set) is played; ties go to the most tricks on average. Where DDS does not
 describe the game (Double Sar, Mendikot, Be-Ranga and Hidden Rung before trump is
-known), and with more than ``hard.SEARCH_FROM`` cards in hand (DDS is too slow there on
-this machine for a benchmark of useful size), the plain player plays the medium bot's
-card.
+known), and with more than ``PLAIN_FROM`` (11) cards in hand (20 full DDS solves at 12-13
+cards take about 1.3 s of CPU a decision on this machine: too slow for a benchmark of
+useful size), the plain player plays the medium bot's card.
 
 Duplicate: deal i (seeded, dealer i % 4) is played once with A as team 0 (seats 0 and 2)
 and once with A as team 1. The calls, bids, redeals and the 13th-card call are made by
@@ -58,6 +58,7 @@ from game.engine.courtpiece.cards import CARD_STR  # noqa: E402
 
 Policy = Callable[[Mapping[str, Any]], str]
 PLAIN_DEALS = 20
+PLAIN_FROM = 11  # plain searches with this many cards in hand or fewer (medium's card before)
 
 # (A, B, variants, deals): sized for a 2-core machine shared with others.
 DEFAULT_RUNS = [
@@ -77,8 +78,8 @@ def plain(view: Mapping[str, Any]) -> str:
     fallback = cpbot.choose(view, "medium")
     if not fallback.startswith("play:") or len(plays) < 2 or not hard.searchable(hv):
         return fallback
-    if not hard.samples_for(len(hv["hand"])):
-        return fallback  # the same window as hard's: DDS at 12-13 cards is too slow here
+    if len(hv["hand"]) > PLAIN_FROM:
+        return fallback  # DDS at 12-13 cards, 20 deals, is too slow here
     seat: int = hv["seat"]
     taken = hv.get("tricks_taken") or [0, 0]
     ours0, theirs0 = taken[seat % 2], taken[1 - seat % 2]
@@ -183,6 +184,20 @@ def summary(a: str, b: str, variant: str, deals: list[dict[str, Any]]) -> dict[s
     }
 
 
+def tweak(item: str) -> tuple[str, float]:
+    name, _, value = item.partition("=")
+    if not hasattr(hard, name):
+        raise SystemExit(f"hard has no {name!r}")
+    return name, float(value)
+
+
+def configure(overrides: Mapping[str, float]) -> None:
+    """Set the hard bot's numbers for an experiment (in each worker process too)."""
+    for name, value in overrides.items():
+        current = getattr(hard, name)
+        setattr(hard, name, type(current)(value))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pair", help="A:B, e.g. hard:today (default: the set of runs)")
@@ -190,7 +205,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, help="deals per variant (default: per run)")
     parser.add_argument("--first", type=int, default=0, help="first deal number")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="override a number in game.bots.courtpiece.hard for this run (experiments)",
+    )
     args = parser.parse_args()
+    overrides = dict(tweak(item) for item in args.set)
+    configure(overrides)
     if args.pair:
         a, b = args.pair.split(":")
         runs = [(a, b, args.variant or ["rung", "single_sar"], args.deals or 100)]
@@ -202,7 +223,9 @@ def main() -> None:
         for variant in variants:
             jobs = [(variant, args.first + i, a, b) for i in range(n)]
             if args.workers > 1:
-                with ProcessPoolExecutor(args.workers) as pool:
+                with ProcessPoolExecutor(
+                    args.workers, initializer=configure, initargs=(overrides,)
+                ) as pool:
                     deals = list(pool.map(duplicate, jobs))
             else:
                 deals = [duplicate(job) for job in jobs]
@@ -217,7 +240,11 @@ def main() -> None:
                 f"{s['ci95'][1]:.3f}] over {s['deals_counted']} deals; {t}",
                 flush=True,
             )
-    figures = {"runs": results, "load_average": list(os.getloadavg())}
+    figures = {
+        "runs": results,
+        "load_average": list(os.getloadavg()),
+        "hard_overrides": overrides,
+    }
     path = history.write(run, figures)
     print(f"written {path.relative_to(ROOT)}")
 
