@@ -144,10 +144,12 @@ def duplicate(job: tuple[str, int, str, str]) -> dict[str, Any]:
 
 def summary(a: str, b: str, variant: str, deals: list[dict[str, Any]]) -> dict[str, Any]:
     scores = []
+    by_deal: dict[int, float] = {}
     for d in deals:
         won = [p["won"] for p in d["plays"] if p["won"] is not None]
         if won:
             scores.append(sum(won) / len(won))
+            by_deal[d["deal"]] = scores[-1]
     n = len(scores)
     share = statistics.fmean(scores) if n else float("nan")
     half = 1.96 * statistics.stdev(scores) / math.sqrt(n) if n > 1 else float("nan")
@@ -181,6 +183,7 @@ def summary(a: str, b: str, variant: str, deals: list[dict[str, Any]]) -> dict[s
         "ci95": [round(share - half, 4), round(share + half, 4)],
         "timing": timing,
         "lost_by_a": lost[:20],
+        "score_by_deal": by_deal,  # for paired comparisons of two runs on the same deals
     }
 
 
