@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from game.bots import courtpiece as cpbot
-from game.bots.courtpiece.sampling import dd_tricks, knowledge, sample_deals, sample_worlds
+from game.bots.courtpiece.sampling import (
+    dd_reaching,
+    dd_tricks,
+    knowledge,
+    sample_deals,
+    sample_worlds,
+)
 from game.engine import courtpiece as cp
 from tests.engine.courtpiece.helpers import act, make_deal, new
 
@@ -126,3 +132,15 @@ def test_dd_tricks_values_each_card_double_dummy() -> None:
     # Seat 1 to play after the heart lead, spades trump: its side takes one trick.
     after = [["AS", "KS"], ["QS", "3H", "4H"], ["JS", "5H", "TD"], ["2S", "AH", "KH"]]
     assert dd_tricks(after, "S", 1, [(0, "2H")]) == {"3H": 1, "4H": 1}
+
+
+def test_dd_reaching_names_the_cards_that_take_the_target() -> None:
+    """The same three-card deal: no trump, only a spade lead keeps two tricks; spades
+    trump, every card does; three tricks nothing reaches; and mid-trick as dd_tricks."""
+    hands = [["AS", "KS", "2H"], ["QS", "3H", "4H"], ["JS", "5H", "TD"], ["2S", "AH", "KH"]]
+    assert dd_reaching(hands, None, 0, [], 2) == {"AS", "KS"}
+    assert dd_reaching(hands, "S", 0, [], 2) == {"AS", "KS", "2H"}
+    assert dd_reaching(hands, None, 0, [], 3) == set()
+    after = [["AS", "KS"], ["QS", "3H", "4H"], ["JS", "5H", "TD"], ["2S", "AH", "KH"]]
+    assert dd_reaching(after, "S", 1, [(0, "2H")], 1) == {"3H", "4H"}
+    assert dd_reaching(after, "S", 1, [(0, "2H")], 2) == set()
