@@ -239,6 +239,10 @@ def replay_page(
             "players": [bgrender.who(s, seat, names) for s in (0, 1)],
         },
         "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(query),
+        # the viewer's own mistakes as puzzles (tutorials.mistakes): for a seat's player only
+        "mistakes_url": reverse("tutorials:own_hand", args=[table.pk, hand])
+        if seat is not None
+        else "",
     }
     return render(request, "backgammon/replay.html", context)
 
