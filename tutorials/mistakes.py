@@ -129,8 +129,8 @@ def explanation(m: Mistake) -> str:
     if m.game == "courtpiece":
         better = ", ".join(pictures.card_label(c) for c in j["better"])
         return _(
-            "From what you could know then, %(better)s was worth %(best)s tricks on average; "
-            "the %(card)s you played, %(played)s: it cost %(loss)s tricks."
+            "From what you could know then, %(better)s was worth %(best)s tricks on average, "
+            "and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks."
         ) % {
             "better": better,
             "best": _n(j["best"], 1),

@@ -132,7 +132,7 @@ def test_a_guest_keeps_progress_in_the_session_and_brings_it_to_an_account(
     assert row.key == m.key and row.solved and row.tries == 2
 
 
-@pytest.mark.parametrize(("lang", "word"), [("ur", "آپ کے اپنے ہاتھ"), ("hi", "आपके अपने हाथ")])
+@pytest.mark.parametrize(("lang", "word"), [("ur", "آپ کی اپنی بازیاں"), ("hi", "आपकी अपनी बाज़ियाँ")])
 def test_the_pages_speak_the_players_language(users: list[Any], lang: str, word: str) -> None:
     page = _signed_in(users[0]).get(f"/{lang}/learn/")
     assert word in page.text and f"/{lang}/learn/mine/" in page.text
