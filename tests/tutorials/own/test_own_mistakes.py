@@ -14,9 +14,8 @@ from django.test import Client
 from game.models import HandAnalysis
 from game.tables import access, registry
 from game.tables.store import replay
-from tests.courtpiece.play import bots_without_pause  # noqa: F401
-from tests.tables.live import owner, tables_env, users  # noqa: F401
-from tests.tutorials.own_play import finished_badly
+from tests.tables.live import owner
+from tests.tutorials.own.play import finished_badly
 from tutorials import mistakes
 from tutorials.models import MistakeProgress
 
@@ -132,7 +131,9 @@ def test_a_guest_keeps_progress_in_the_session_and_brings_it_to_an_account(
     assert row.key == m.key and row.solved and row.tries == 2
 
 
-@pytest.mark.parametrize(("lang", "word"), [("ur", "آپ کی اپنی بازیاں"), ("hi", "आपकी अपनी बाज़ियाँ")])
+@pytest.mark.parametrize(
+    ("lang", "word"), [("ur", "آپ کی اپنی بازیاں"), ("hi", "आपकी अपनी बाज़ियाँ")]
+)
 def test_the_pages_speak_the_players_language(users: list[Any], lang: str, word: str) -> None:
     page = _signed_in(users[0]).get(f"/{lang}/learn/")
     assert word in page.text and f"/{lang}/learn/mine/" in page.text
