@@ -113,6 +113,7 @@ def _position(m: mistakes.Mistake) -> dict[str, Any]:
                 for c in trick
             ],
             "tricks_done": int(view["trick_count"]),
+            "played": pictures.card_label(m.judged["card"]),
             "cards": [
                 {"code": c, "label": pictures.card_label(c),
                  "svg": mark_safe(pictures.card_svg(c))}
@@ -123,6 +124,7 @@ def _position(m: mistakes.Mistake) -> dict[str, Any]:
         "board_svg": mark_safe(pictures.board_svg(view["board"], _("The board"))),
         "dice": list(view["dice"]),
         "plays": mistakes.legal_plays(m),
+        "played": m.judged["played"],
     }
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game.backgammon import analysis as bg_analysis
 from game.backgammon import bot as bg_bot
@@ -128,9 +129,12 @@ def explanation(m: Mistake) -> str:
     j = m.judged
     if m.game == "courtpiece":
         better = ", ".join(pictures.card_label(c) for c in j["better"])
-        return _(
+        return ngettext(
             "From what you could know then, %(better)s was worth %(best)s tricks on average, "
-            "and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks."
+            "and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks.",
+            "From what you could know then, %(better)s were each worth %(best)s tricks on "
+            "average, and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks.",
+            len(j["better"]),
         ) % {
             "better": better,
             "best": _n(j["best"], 1),
