@@ -69,7 +69,9 @@ def test_solve_a_puzzle_made_from_your_own_mistake(
     page.goto(f"{site.url}/{lang}/learn/")
     page.locator("[data-testid=own-hands-link]").click()
     page.wait_for_url(f"**/{lang}/learn/mine/")
+    page.screenshot(path=str(artifacts_dir / f"own-hands-{lang}-{width}.png"), full_page=True)
     page.locator(f'a[href="/{lang}/learn/mine/{table}/1/"]').click()
+    page.screenshot(path=str(artifacts_dir / f"own-hand-{lang}-{width}.png"), full_page=True)
     page.locator("[data-testid=own-mistake-link]").first.click()
     page.wait_for_selector("[data-testid=own-mistake]")
     shot = artifacts_dir / f"own-mistake-{lang}-{width}"
