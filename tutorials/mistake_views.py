@@ -1,11 +1,18 @@
 """Pages of "Your own hands" (tutorials.mistakes): the finished hands and games a player
 played, each hand's mistakes, and one mistake as a puzzle. Plain form POSTs; with htmx an
-answer is one request that returns only the feedback, as in the lessons' practice."""
+answer is one request that returns only the feedback, as in the lessons' practice.
+
+A hand's analysis not yet stored is computed first, as the analysis API does it: in the
+analysis pool, awaited by an async view, so that no request thread waits on the solver;
+the rest of the page is the ordinary sync work (sync_to_async)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -15,9 +22,11 @@ from django.views.decorators.http import require_http_methods
 
 from game.backgammon.bot import BotUnavailable
 from game.models import Table
-from game.tables import access
+from game.tables import access, analysis
 from game.tables.errors import TableError
 from tutorials import labels, mistakes, pictures, progress
+
+log = logging.getLogger(__name__)
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -64,8 +73,44 @@ def _unavailable(request: HttpRequest) -> HttpResponse:
     return render(request, "tutorials/own_unavailable.html", status=503)
 
 
+def _pending(request: HttpRequest, table_id: int, hand: int) -> analysis.Pending | None:
+    """What computing the analysis the puzzles need takes, or None when it is stored or
+    there is nothing to compute (a player who was not seated gets 404 later)."""
+    table = get_object_or_404(Table, pk=table_id)
+    owner = access.owner_of_request(request)
+    try:
+        found = analysis.look_up(
+            table_id, hand, owner, request.GET.get("invite", ""),
+            knowable=table.game == "courtpiece",
+        )
+    except TableError as error:
+        raise Http404(str(error)) from None
+    return found if isinstance(found, analysis.Pending) else None
+
+
+async def _prepared(request: HttpRequest, table_id: int, hand: int) -> bool:
+    """The analysis stored (computed in the pool if it was not); False: it cannot be
+    computed now."""
+    pending = await sync_to_async(_pending)(request, table_id, hand)
+    if pending is None:
+        return True
+    try:
+        data = await asyncio.wrap_future(analysis.in_pool(pending))
+    except Exception:  # a solver or a gnubg worker failed: nothing is stored
+        log.exception("the analysis of table %s hand %s could not be computed", table_id, hand)
+        return False
+    await sync_to_async(analysis.store)(pending, data)
+    return True
+
+
 @require_http_methods(["GET"])
-def own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+async def own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
+    if not await _prepared(request, table_id, hand):
+        return await sync_to_async(_unavailable)(request)
+    return await sync_to_async(_own_hand)(request, table_id, hand)
+
+
+def _own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     try:
         found = _mistakes(request, table_id, hand)
     except BotUnavailable:
@@ -129,7 +174,15 @@ def _position(m: mistakes.Mistake) -> dict[str, Any]:
 
 
 @require_http_methods(["GET", "POST"])
-def own_mistake(request: HttpRequest, table_id: int, hand: int, number: int) -> HttpResponse:
+async def own_mistake(
+    request: HttpRequest, table_id: int, hand: int, number: int
+) -> HttpResponse:
+    if not await _prepared(request, table_id, hand):
+        return await sync_to_async(_unavailable)(request)
+    return await sync_to_async(_own_mistake)(request, table_id, hand, number)
+
+
+def _own_mistake(request: HttpRequest, table_id: int, hand: int, number: int) -> HttpResponse:
     try:
         found = _mistakes(request, table_id, hand)
     except BotUnavailable:

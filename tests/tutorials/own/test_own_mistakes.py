@@ -12,7 +12,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
 from game.models import HandAnalysis
-from game.tables import access, registry
+from game.tables import access, analysis, registry
 from game.tables.store import replay
 from tests.tables.live import owner
 from tests.tutorials.own.play import finished_badly
@@ -140,8 +140,19 @@ def test_the_pages_speak_the_players_language(users: list[Any], lang: str, word:
     assert word in _signed_in(users[0]).get(f"/{lang}/learn/mine/").text
 
 
-def test_the_replay_links_the_players_own_mistakes(users: list[Any]) -> None:
+def test_the_replay_links_the_players_own_mistakes_and_a_solver_failure_is_503(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = finished_badly(owner(users[0]))
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("the solver failed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(analysis, "compute", broken)
+        failed = _signed_in(users[0]).get(f"/en/learn/mine/{table.pk}/1/")
+        assert failed.status_code == 503 and "try again" in failed.text
+    assert not HandAnalysis.objects.exists()
     mine = _signed_in(users[0]).get(f"/en/play/{table.pk}/replay/1/")
     assert f"/en/learn/mine/{table.pk}/1/" in mine.text
     watcher = Client().get(f"/en/play/{table.pk}/replay/1/")
