@@ -45,6 +45,13 @@ def made(site: Site) -> dict[str, Any]:
     return out
 
 
+def _serious(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [v["id"] for v in violations if v.get("impact") in ("serious", "critical")]
+
+
 def _fits_a_phone(page: Any) -> None:
     overflow = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -76,6 +83,7 @@ def test_solve_a_puzzle_made_from_your_own_mistake(
     page.wait_for_selector("[data-testid=own-mistake]")
     shot = artifacts_dir / f"own-mistake-{lang}-{width}"
     page.screenshot(path=f"{shot}-ask.png", full_page=True)
+    assert not _serious(page)
     page.locator(f'button[name=answer][value="{made["played"]}"]').click()
     page.wait_for_selector("[data-testid=own-feedback][data-state=worse]")
     page.locator(f'button[name=answer][value="{made["better"]}"]').click()
