@@ -131,7 +131,7 @@ def _own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
         request,
         "tutorials/own_hand.html",
         {"items": items, "table_id": table_id, "hand": hand,
-         "game": found[0].game if found else "",
+         "game": Table.objects.values_list("game", flat=True).get(pk=table_id),
          "solved": sum(1 for i in items if i["solved"])},
     )
 
