@@ -9,9 +9,12 @@ Other code relies on the names ``profile`` and ``language``: the home redirect r
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.rating import MODEL
 
 
@@ -53,6 +56,24 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A display name holds no invisible or direction-changing character and is not
+        another player's username, in any case (accounts.names). Run by the profile form
+        and the admin (ModelForm validation)."""
+        name = self.display_name or ""
+        if not name:
+            return
+        users = get_user_model().objects
+        taken = (
+            users.filter(**{f"{users.model.USERNAME_FIELD}__iexact": names.as_username(name)})
+            .exclude(pk=self.user_id)
+            .exists()
+        )
+        try:
+            names.check_display_name(name, taken_username=taken)
+        except ValidationError as error:
+            raise ValidationError({"display_name": error}) from None
 
     @property
     def name(self) -> str:
