@@ -15,7 +15,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from game.tables.transport.clock import with_clock  # noqa: E402
+from game.tables.transport.oneprocess import refuse_second_process  # noqa: E402
 
+# Without REDIS_URL a second server process on this database would never hear the first's
+# moves: refused here, as the server loads the application (game.tables.transport.oneprocess).
+refuse_second_process()
 tune_collector()
 
 # with_clock: the first request or socket starts this process's table clock
