@@ -23,6 +23,7 @@ import os
 import random
 import re
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
@@ -42,8 +43,7 @@ from tests.tables.test_scaleout import (
     ROOT,
     SETUP,
     Cluster,
-    _free_port,
-    _services_up,
+    services_up,
 )
 
 pytestmark = pytest.mark.scaleout
@@ -52,6 +52,12 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").e
 SITE_CONF = ROOT / "deploy" / "nginx" / "baithak.conf"
 WEB_UNIT = ROOT / "deploy" / "systemd" / "baithak-web@.service"
 SPOOFED = "203.0.113.77"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def _daphne_arguments() -> list[str]:
@@ -184,7 +190,7 @@ def nginx(tmp_path: Path) -> Iterator[tuple[Behind, Nginx]]:
     if NGINX is None:
         pytest.skip("nginx is not installed (scripts/ensure_system_deps.sh installs "
                     "Debian's nginx when run as root)")  # fmt: skip
-    reason = _services_up()
+    reason = services_up()
     if reason:
         pytest.skip(reason)
     import psycopg
