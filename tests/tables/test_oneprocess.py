@@ -43,7 +43,12 @@ def _second(site: Site, env: dict[str, str] | None = None) -> subprocess.Popen[s
 
 
 def _refused(proc: subprocess.Popen[str]) -> str:
-    out, _ = proc.communicate(timeout=120)
+    try:
+        out, _ = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # it started and serves: no refusal (and no server left behind)
+        out, _ = proc.communicate()
+        raise AssertionError("the second daphne started beside the first: " + out[-2000:]) from None
     assert proc.returncode != 0, out[-2000:]
     return out
 
