@@ -17,6 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts import names
 from accounts.rating import MODEL
 
+NAME_LIMIT = 40  # the longest name shown: a display name's own limit
+
 
 class Profile(models.Model):
     user = models.OneToOneField(
@@ -24,7 +26,7 @@ class Profile(models.Model):
     )
     display_name = models.CharField(
         _("display name"),
-        max_length=40,
+        max_length=NAME_LIMIT,
         blank=True,
         help_text=_("Shown at the table and on your statistics page. Empty: your username."),
     )
@@ -82,8 +84,12 @@ class Profile(models.Model):
 
     @staticmethod
     def shown_name(display_name: str | None, username: str) -> str:
-        """:attr:`name` from the two columns (``None``: no profile), for readers of rows."""
-        return (display_name or "").strip() or username
+        """:attr:`name` from the two columns (``None``: no profile), for readers of rows.
+        Never longer than a display name may be: a longer username (up to 150 characters)
+        is cut with an ellipsis, so every sentence and seat that names a player stays
+        readable (issue #26)."""
+        name = (display_name or "").strip() or username
+        return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
 class GameStats(models.Model):
