@@ -148,3 +148,11 @@ def test_hidden_characters_names_each_code_point() -> None:
     assert hidden_characters("a\u202eb\u200bc") == ["U+202E", "U+200B"]
     assert hidden_characters("\u0646\u200c\u0645") == []
     assert hidden_characters("ab\u200c") == ["U+200C"]
+
+
+def test_a_name_is_never_shown_longer_than_a_display_name_may_be(make_user: Any) -> None:
+    long = make_user("u" * 150)
+    assert long.profile.name == "u" * 39 + "…" and len(long.profile.name) == 40
+    assert Profile.shown_name(None, "u" * 41) == "u" * 39 + "…"
+    assert Profile.shown_name("Ali", "u" * 150) == "Ali"
+    assert Profile.shown_name(None, "u" * 40) == "u" * 40  # exactly the limit: whole
