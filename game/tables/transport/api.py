@@ -124,16 +124,13 @@ def tables(request: HttpRequest) -> JsonResponse:
     return JsonResponse(_summary(table, request), status=201)
 
 
-def _table(table_id: int) -> Table:
-    try:
-        return Table.objects.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("not_found", f"no table {table_id}") from None
-
-
 @api("GET")
 def table(request: HttpRequest, table_id: int) -> JsonResponse:
-    return JsonResponse(_summary(_table(table_id), request))
+    """A private table is a 404 to anyone without its invite (``?invite=``), its host and
+    its players excepted, exactly as a table that does not exist."""
+    owner = access.owner_of_request(request)
+    found = access.visible(table_id, owner, request.GET.get("invite"))
+    return JsonResponse(_summary(found, request))
 
 
 @api("POST")
@@ -178,10 +175,7 @@ def record(request: HttpRequest, table_id: int) -> JsonResponse:
         raise TableError("bad_request", "hand must be a whole number from 1")
     # A private table's hands are for its players, its host and its invite link only
     # (as its replay pages): to anyone else it does not exist.
-    if not access.may_see(
-        _table(table_id), access.owner_of_request(request), request.GET.get("invite") or ""
-    ):
-        raise TableError("not_found", f"no table {table_id}")
+    access.visible(table_id, access.owner_of_request(request), request.GET.get("invite"))
     return JsonResponse(records.hand_record(table_id, hand))
 
 

@@ -46,8 +46,10 @@ TYPES = inbound.TYPES
 
 
 def _table_access(table_id: int, owner: access.Owner, invite: str) -> dict[str, Any]:
+    """Whether the table is there for ``owner`` (a private one without its invite is not,
+    as for its page: refused at the handshake), their seat, and whether they may watch."""
     table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    if table is None or not access.may_see(table, owner, invite):
         return {"exists": False}
     seat = access.seat_of(table, owner)
     return {
