@@ -11,12 +11,14 @@ django_asgi_app = get_asgi_application()
 from baithak.origin import SameOriginOnly  # noqa: E402
 from baithak.process import tune_collector  # noqa: E402
 from baithak.routing import websocket_urlpatterns  # noqa: E402
+from baithak.serving import close_frames_on_failure  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from game.tables.transport.clock import with_clock  # noqa: E402
 
 tune_collector()
+close_frames_on_failure()  # a frame over 1 MiB: close 1009, not a dropped connection
 
 # with_clock: the first request or socket starts this process's table clock
 # (game.tables.transport.clock).
