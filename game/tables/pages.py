@@ -19,7 +19,18 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
 from game.models import Table
-from game.tables import access, frames, html, lifecycle, mine, names, records, registry, signin
+from game.tables import (
+    access,
+    frames,
+    html,
+    inbound,
+    lifecycle,
+    mine,
+    names,
+    records,
+    registry,
+    signin,
+)
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
 from game.tables.words import error_text
@@ -344,10 +355,8 @@ def _guest_sits(request: HttpRequest, table_id: int, number: int, invite: str) -
 
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        number = int(request.POST.get("seat", ""))
-    except ValueError:
-        number = -1
+    found = inbound.digits(request.POST.get("seat", ""))  # ASCII digits: not "１" or "²"
+    number = -1 if found is None else found
     invite = request.POST.get("invite") or None
     if not access.owner_of_request(request).is_user:
         return _guest_sits(request, table_id, number, invite or "")

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
-from game.models import Table
+from game.models import Seat, Table
+from game.tables import lifecycle
+from tests.tables.live import owner
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +90,14 @@ def test_pages_keep_their_html_errors() -> None:
 def test_a_request_for_another_host_is_a_400_in_json() -> None:
     answer = Client(raise_request_exception=False).get("/api/tables", HTTP_HOST="evil.example")
     _json(answer, 400)
+
+
+@pytest.mark.parametrize("seat", ["１", "²", "١", " 1", "1.0", "9" * 30])
+def test_a_seat_from_a_form_is_ascii_digits(seat: str, users: list[Any]) -> None:
+    """int() reads "１" and "١" as 1: the form's seat is ASCII digits or no seat at all."""
+    table = lifecycle.create_table(owner=owner(users[0]), game="courtpiece", move_seconds=60)
+    client = Client(raise_request_exception=False)
+    client.force_login(users[1])
+    answer = client.post(f"/en/play/{table.pk}/sit/", {"seat": seat})
+    assert answer.status_code == 400
+    assert not Seat.objects.filter(table=table, user=users[1]).exists()
