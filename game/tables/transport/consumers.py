@@ -467,6 +467,11 @@ class LobbyConsumer(_NoConnectionHop):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
+    async def _ended(self) -> None:  # out of the group however the socket ended
+        if self.channel_layer is not None:
+            with contextlib.suppress(Exception):
+                await self.disconnect(1006)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the lobby is watched, not talked to
 
