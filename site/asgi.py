@@ -9,7 +9,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
 django_asgi_app = get_asgi_application()
 
 from baithak.origin import SameOriginOnly  # noqa: E402
-from baithak.process import tune_collector  # noqa: E402
+from baithak.process import let_closed_sockets_go, tune_collector  # noqa: E402
 from baithak.routing import websocket_urlpatterns  # noqa: E402
 from baithak.serving import close_frames_on_failure  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
@@ -19,6 +19,7 @@ from game.tables.transport.clock import with_clock  # noqa: E402
 
 tune_collector()
 close_frames_on_failure()  # a frame over 1 MiB: close 1009, not a dropped connection
+let_closed_sockets_go()
 
 # with_clock: the first request or socket starts this process's table clock
 # (game.tables.transport.clock).
