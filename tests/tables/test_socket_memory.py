@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
 
 from game.tables.transport import consumers
 from tests.tables.live import four_player_table, frames, run, session_cookie, socket
