@@ -202,6 +202,9 @@ def nginx(tmp_path: Path) -> Iterator[tuple[Behind, Nginx]]:
     redis.Redis.from_url(REDIS_URL).flushdb()
     group = Behind(f"postgres://postgres@127.0.0.1:5432/{name}", tmp_path)
     front = Nginx(tmp_path, group.ports)
+    # As docs/DEPLOY.md says: the public https:// origin is a trusted one, so its pages may
+    # open sockets (compared as scheme + host + port, whatever daphne itself was reached by).
+    group.env["CSRF_TRUSTED_ORIGINS"] = f"https://127.0.0.1:{front.https}"
     try:
         group.manage("migrate", "--noinput")
         yield group, front
