@@ -6,6 +6,7 @@ bots play the rest through the table's clock."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from game.courtpiece import knowable
@@ -35,13 +36,17 @@ def finished_badly(owner: access.Owner, variant: str = "rung") -> Table:
         presence.seat_connected(table_id=table.pk, seat=0)
         rng = random.Random(table.pk)
         worst = 0.0
-        for _step in range(400):
+        give_up = time.monotonic() + 120  # a live site's bots move after their pause
+        while time.monotonic() < give_up:
             table.refresh_from_db()
             match = replay.load(table)
             if match.hands:
                 break
             if table.seats.get(number=match.to_move).bot:
-                due.fire(table.pk, table.version, Table.BOT)  # or a live site's clock did
+                # Fired when due (or a live site's clock does it): a bot's pause may not be
+                # over yet, so look again a moment later.
+                if not due.fire(table.pk, table.version, Table.BOT):
+                    time.sleep(0.02)
                 continue
             legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
             cards = [a[5:] for a in legal if a.startswith("play:")]
@@ -58,6 +63,6 @@ def finished_badly(owner: access.Owner, variant: str = "rung") -> Table:
             except TableError:  # a live site's clock moved first: look again
                 continue
             worst = max(worst, loss)
-        if worst >= 1:
+        if worst >= 1 and match.hands:
             return table
     raise AssertionError("no deal gave seat 0 a clear mistake to make")
