@@ -245,7 +245,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         "crawford": bool(view.get("crawford_game")),
         "cube_actions": [form(a) for a in cube_actions],
         "answers": [form(a) for a in answers],
-        "resigns": [form(a) for a in resigns],
+        "resigns": [
+            {**form(a), "confirm": _("Yes, resign: %(what)s") % {"what": action_label(a)}}
+            for a in resigns
+        ],
         "offered": kind_word({1: "single", 2: "gammon", 3: "backgammon"}.get(int(offered), ""))
         if offered
         else "",
