@@ -178,6 +178,22 @@
     window.htmx.ajax("GET", list.dataset.url, { target: list, swap: "outerHTML" });
   }
 
+  // A tap on a card that may not be played: say why (the frame carries the reason, in
+  // the page's language, on the card: data-why), over the hand, for a few seconds.
+  var whyTimer = null;
+  document.addEventListener("click", function (ev) {
+    var root = live(), card = ev.target.closest && ev.target.closest(".hand-cards .card[data-why]");
+    var box = document.getElementById("card-why");
+    if (!root || !card || !box || !root.contains(card)) { return; }
+    box.textContent = card.dataset.why;
+    box.classList.add("shown");
+    window.clearTimeout(whyTimer);
+    whyTimer = window.setTimeout(function () {
+      var now = document.getElementById("card-why");
+      if (now) { now.classList.remove("shown"); now.textContent = ""; }
+    }, 4000);
+  });
+
   function afterFrame() { restoreSummary(); reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); seatsChanged(); statusChange(); }
 
   document.addEventListener("focusin", function (ev) {
