@@ -130,7 +130,10 @@
   function summarySlot(root) { return root ? root.querySelector(".hand-summary-slot") : null; }
   function rememberSummary() {
     var slot = summarySlot(live());
-    keptSummary = slot && !closedSummaries[slot.id] && slot.querySelector(".hand-summary") ? slot : keptSummary;
+    // Kept even while its summary is still being fetched: bots quick to play the next
+    // hand's first card took the slot away before it was filled, and the result never showed.
+    keptSummary = slot && !closedSummaries[slot.id] && (slot.querySelector(".hand-summary") ||
+      slot.hasAttribute("hx-get")) ? slot : keptSummary;
   }
   function closeSummary(slot) {
     if (!slot) { return; }
@@ -149,8 +152,8 @@
       return;
     }
     if (!keptSummary || closedSummaries[keptSummary.id]) { return; }
-    var felt = root.querySelector(".felt");
-    if (felt) { root.insertBefore(keptSummary, felt); }
+    var felt = root.querySelector(".felt");  // laid over the felt, first in it
+    if (felt) { felt.insertBefore(keptSummary, felt.firstChild); }
   }
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest("[data-close-summary]");
