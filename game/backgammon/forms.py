@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
 BG_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
@@ -50,11 +51,12 @@ class BgTableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["length"].choices = [("0", _("Money game"))] + [
-            (str(n), _("Match to %(n)s points") % {"n": n} if n > 1 else _("Match to 1 point"))
+            (str(n), ngettext("Match to %(n)s point", "Match to %(n)s points", n) % {"n": n})
             for n in BG_LENGTHS[1:]
         ]
         self.fields["auto_doubles"].choices = [("0", _("Never"))] + [
-            (str(n), _("At most %(n)s times") % {"n": n}) for n in (1, 2, 3)
+            (str(n), ngettext("At most %(n)s time", "At most %(n)s times", n) % {"n": n})
+            for n in (1, 2, 3)
         ]
         self.fields["start"].choices = [
             ("standard", _("Standard")),

@@ -21,6 +21,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game.backgammon import board as bgboard
 from game.backgammon.moves import Turn
@@ -136,7 +137,12 @@ def result_of(
     }
     return {
         "we_won": me is not None and winner == me,
-        "text": _("%(who)s won %(kind)s %(how)s: %(points)s points.") % values,
+        "text": ngettext(
+            "%(who)s won %(kind)s %(how)s: %(points)s point.",
+            "%(who)s won %(kind)s %(how)s: %(points)s points.",
+            int(result["points"]),
+        )
+        % values,
     }
 
 

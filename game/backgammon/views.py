@@ -10,6 +10,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from game.backgammon import render as bgrender
@@ -35,7 +36,9 @@ from game.tables.words import error_text
 def options_text(variant: str, options: dict[str, Any], length: int) -> list[str]:
     """A table's house rules in a few words, for the lobby."""
     words = [
-        _("Match to %(n)s points") % {"n": length} if length else _("Money game"),
+        ngettext("Match to %(n)s point", "Match to %(n)s points", length) % {"n": length}
+        if length
+        else _("Money game"),
         _("Cube") + ": " + yes_no(bool(options.get("cube", True))),
     ]
     if options.get("bot_level") == "medium":
