@@ -54,7 +54,7 @@ addEventListener('scroll', () => { const a = document.activeElement; const t = d
 
 # The controls the player must act on now, and how far outside the viewport each is.
 OUTSIDE = """(sel) => [...document.querySelectorAll(sel)]
-  .filter(el => el.getClientRects().length > 0)
+  .filter(el => el.getClientRects().length > 0 && !el.closest('details:not([open]) > :not(summary)'))
   .map(el => { const r = el.getBoundingClientRect();
     return [el.dataset.action || el.textContent.trim().slice(0, 30),
             Math.max(0, -r.top, r.bottom - innerHeight, -r.left, r.right - innerWidth)]; })
@@ -175,3 +175,85 @@ def test_the_first_choice_is_on_the_first_screen(
             page.screenshot(path=str(artifacts_dir / f"fits-{variant}-choice-{lang}-{width}.png"))
             _assert_in_view(page, ACT, f"{variant} choice, {lang} at {width}")
             context.close()
+
+
+BG = "#table-live[data-game='backgammon']"
+BOARD = "#bg-board-slot .bg-board:visible"
+# What a backgammon player acts on: the roll and the cube's buttons, the checkers that may
+# move and where they may go, Undo and Confirm, a forced play's button.
+BG_ACT = ", ".join(
+    f"{BG}.my-turn {s}"
+    for s in (".choices button", ".bg-choices button", ".bg-forced button",
+              ".bg-board .bg-src", ".bg-board .bg-dst.bg-on", ".bg-board [data-bg-action]")
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_backgammon_fits_the_screen_and_nothing_moves(
+    browser: Any, site: Site, artifacts_dir: Path, lang: str, width: int, height: int
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(WATCH_SHIFTS)
+    page = context.new_page()
+    errors = console_errors(page)
+    page.goto(f"{site.url}/{lang}/play/")
+    page.locator("[data-testid='bg-play-now']").click()
+    page.wait_for_selector(BG)
+    name = f"bg-{lang}-{width}"
+    seen: set[str] = set()
+    for turn in range(24):
+        page.wait_for_selector(f"{BG}.my-turn, {BG} .hand-summary", timeout=30_000)
+        if page.locator(f"{BG} .hand-summary").count():
+            break
+        page.wait_for_timeout(100)
+        phase = str(page.locator("#table-live").get_attribute("class")).split("phase-")[1].split()[0]
+        if phase not in seen or page.evaluate(OUTSIDE, BG_ACT):
+            page.screenshot(path=str(artifacts_dir / f"fits-{name}-{phase}.png"))
+            seen.add(phase)
+        _assert_in_view(page, BG_ACT, f"backgammon {phase}, turn {turn}")
+        before = _version(page)
+        if turn >= 4 and page.locator(f"{BG}.my-turn .bg-resign > summary").count():
+            # The result: resign a single game (asked once), which the bot accepts when it
+            # is worth more to it than playing on. (Resigning is an offer below the choices:
+            # the player scrolls to it if need be; the result then shows on the first screen.)
+            page.locator(f"{BG} .bg-resign > summary").click()
+            page.locator(f"{BG} .resign-confirm[data-keep-open='resign:1'] > summary").click()
+            page.locator(f"{BG} .resign-confirm[open] .bg-resign-button").click()
+            _wait_new_frame(page, before)
+            page.wait_for_selector(f"{BG}.my-turn, {BG} .hand-summary", timeout=30_000)
+            page.evaluate("() => scrollTo(0, 0)")
+            continue
+        if page.locator(f"{BG} .bg-forced button").count():
+            _tap(page, page.locator(f"{BG} .bg-forced button").first)
+        elif phase == "move":
+            while not page.locator(f"{BOARD} [data-bg-action='confirm']").count():
+                steps = page.locator(BOARD).get_attribute("data-steps") or ""
+                _tap(page, page.locator(f"{BOARD} .bg-src").first)
+                _tap(page, page.locator(f"{BOARD} .bg-dst.bg-on").first)
+                page.wait_for_function(
+                    "s => { const b = [...document.querySelectorAll('#bg-board-slot .bg-board')]"
+                    ".find(e => e.offsetParent !== null); return b && b.dataset.steps !== s; }",
+                    arg=steps,
+                    timeout=15_000,
+                )
+                _assert_in_view(page, BG_ACT, f"backgammon step, turn {turn}")
+            _tap(page, page.locator(f"{BOARD} [data-bg-action='confirm']"))
+        else:
+            _tap(page, page.locator(
+                f"{BG}.my-turn .choices button[data-action='roll'], {BG}.my-turn .bg-choices button"
+            ).first)
+        _wait_new_frame(page, before)
+    if page.locator(f"{BG} .hand-summary").count():
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(artifacts_dir / f"fits-{name}-result.png"))
+        _assert_in_view(page, f"{BG} .hand-summary h2, {BG} .hand-summary a", "backgammon result")
+    cls = page.evaluate("() => window.__cls")
+    shifts = page.evaluate("() => window.__shifts")
+    (artifacts_dir / f"fits-cls-{name}.json").write_text(
+        json.dumps({"lang": lang, "width": width, "height": height, "cls": cls, "shifts": shifts})
+    )
+    assert cls < 0.05, (cls, shifts)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    assert errors == []
+    context.close()
