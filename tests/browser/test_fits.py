@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.browser.site import Site, console_errors
-from tests.browser.test_tables import MOVE, MY_TURN, Hand
+from tests.browser.test_tables import MY_TURN, Hand
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,9 @@ pytestmark = pytest.mark.browser
 # by playing a card, and it waits below the hand.
 ACT = ", ".join(
     f"{MY_TURN} {s}"
-    for s in (".hand-cards button.card", ".choices:not(.minor) button", ".choices:not(.minor) summary")
+    for s in (
+        ".hand-cards button.card", ".choices:not(.minor) button", ".choices:not(.minor) summary"
+    )
 )
 SIZES = [(1280, 800), (390, 844)]
 LANGS = ["en", "ur", "hi"]
@@ -47,14 +49,16 @@ new PerformanceObserver((list) => {
   }
 }).observe({type: 'layout-shift', buffered: true});
 window.__scrolls = [];
-addEventListener('scroll', () => { const a = document.activeElement; const t = document.getElementById('table-live');
-  window.__scrolls.push([scrollY, t && t.dataset.version, a && (a.tagName + '.' + a.className + ' ' + (a.dataset.action || '')),
-  document.documentElement.scrollHeight]); });
+addEventListener('scroll', () => {
+  const a = document.activeElement; const t = document.getElementById('table-live');
+  window.__scrolls.push([scrollY, t && t.dataset.version,
+    a && (a.tagName + '.' + a.className + ' ' + (a.dataset.action || ''))]); });
 """
 
 # The controls the player must act on now, and how far outside the viewport each is.
 OUTSIDE = """(sel) => [...document.querySelectorAll(sel)]
-  .filter(el => el.getClientRects().length > 0 && !el.closest('details:not([open]) > :not(summary)'))
+  .filter(el => el.getClientRects().length > 0
+                && !el.closest('details:not([open]) > :not(summary)'))
   .map(el => { const r = el.getBoundingClientRect();
     return [el.dataset.action || el.textContent.trim().slice(0, 30),
             Math.max(0, -r.top, r.bottom - innerHeight, -r.left, r.right - innerWidth)]; })
@@ -122,7 +126,9 @@ def test_a_whole_hand_fits_the_screen_and_nothing_moves(
     page.wait_for_selector("#table-live .hand-summary", timeout=15_000)
     page.wait_for_timeout(300)
     page.screenshot(path=str(artifacts_dir / f"fits-result-{name}.png"))
-    _assert_in_view(page, "#table-live .hand-summary h2, #table-live [data-close-summary]", "result")
+    _assert_in_view(
+        page, "#table-live .hand-summary h2, #table-live [data-close-summary]", "result"
+    )
     cls = page.evaluate("() => window.__cls")
     shifts = page.evaluate("() => window.__shifts")
     (artifacts_dir / f"fits-cls-{name}.json").write_text(
@@ -207,7 +213,8 @@ def test_backgammon_fits_the_screen_and_nothing_moves(
         if page.locator(f"{BG} .hand-summary").count():
             break
         page.wait_for_timeout(100)
-        phase = str(page.locator("#table-live").get_attribute("class")).split("phase-")[1].split()[0]
+        classes = str(page.locator("#table-live").get_attribute("class"))
+        phase = classes.split("phase-")[1].split()[0]
         if phase not in seen or page.evaluate(OUTSIDE, BG_ACT):
             page.screenshot(path=str(artifacts_dir / f"fits-{name}-{phase}.png"))
             seen.add(phase)

@@ -147,7 +147,8 @@ def test_practice_from_the_top_and_one_streak(page: Any, live_server: Any) -> No
     def answer() -> str:
         key = next(c["value"] for c in page.context.cookies() if c["name"] == "sessionid")
         state = SessionStore(session_key=key)["learn_practice"]["pip-count"]
-        return str(sorted(practice.puzzle("pip-count", state["seed"], state["n"]).step.correct())[0])
+        puzzle = practice.puzzle("pip-count", state["seed"], state["n"])
+        return str(sorted(puzzle.step.correct())[0])
 
     for expected in ("1", "2"):
         page.fill("input[name=answer]", answer())
