@@ -46,12 +46,17 @@ def one_hand(browser: Any, site: Site, lang: str, width: int, height: int) -> di
     page.wait_for_selector("#table-live .felt")
     hand, moves, outside = Hand(page), 0, 0
     while hand.next_move():
-        outside += bool(page.evaluate(OUTSIDE, ACT))
+        off_screen = bool(page.evaluate(OUTSIDE, ACT))
+        outside += off_screen
         before = page.locator("#table-live").get_attribute("data-version")
         cards = page.locator(f"{MY_TURN} .hand-cards button.card")
         target = cards.last if cards.count() else page.locator(f"{MY_TURN} .choices button").first
-        box = target.bounding_box()
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20))
+        if off_screen:  # the player scrolls to it, and back up to watch the table
+            target.click()
+            page.evaluate("() => scrollTo(0, 0)")
+        else:
+            box = target.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 20))
         hand.played = hand.played or bool(cards.count())
         moves += 1
         page.wait_for_function(
