@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.site import Site, console_errors
+from tests.browser.site import ROOT, Site, console_errors
 
 pytestmark = pytest.mark.browser
 
@@ -164,3 +164,41 @@ def test_practice_from_the_top_and_one_streak(page: Any, live_server: Any) -> No
     page.wait_for_selector(".feedback--wrong")
     assert page.locator("#practice-streak").get_attribute("data-streak") == "0"
     assert page.locator(".streak").count() == 1
+
+
+# A frame of the next hand, its first card down, with the last hand's summary still kept.
+FOLDED = """<main><div id="table-live" class="table-live cp-live"><div class="felt" dir="ltr">
+<div id="summary-slot-1" class="hand-summary-slot"><section class="hand-summary">
+<h2>Hand 1 is over: Kot</h2><p>The hand is decided. Winner: Your team.</p>
+<p>A long explanation of the points.</p><p>And more words.</p>
+<p class="summary-close-row"><button type="button" class="act summary-close" data-close-summary>
+Close</button> <span class="summary-keep">This stays until you play or close it.</span></p>
+</section></div>
+<section class="seat seat-top"><p class="seat-name"><span class="who">North</span></p></section>
+<section class="seat seat-left"><p class="seat-name"><span class="who">West</span></p></section>
+<section class="seat seat-right"><p class="seat-name"><span class="who">East</span></p></section>
+<div class="trick"><div class="slot slot-top"><span class="card-static played" id="led"
+style="display:block;inline-size:68px;block-size:96px;background:#fff"></span></div>
+<div class="slot slot-left"></div><div class="slot slot-right"></div><div class="slot slot-bottom">
+</div><div class="trump-box"></div></div>
+<section class="seat seat-bottom"><p class="seat-name"><span class="who">You</span></p></section>
+</div></div></main>"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_kept_summary_folds_clear_of_the_next_hands_first_card(browser: Any, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.set_content(FOLDED)
+    page.add_style_tag(path=str(ROOT / "static" / "css" / "site.css"))
+    page.add_style_tag(path=str(ROOT / "static" / "css" / "table.css"))
+    slot = page.locator(".hand-summary-slot").bounding_box()
+    assert slot is not None and slot["height"] <= 3.25 * 16 + 1
+    # The card led is seen, not under the summary; Close is in reach.
+    hit = page.evaluate(
+        """() => { const r = document.getElementById('led').getBoundingClientRect();
+          return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; }"""
+    )
+    assert hit == "led"
+    assert page.locator(".summary-close").is_visible()
+    context.close()
