@@ -17,6 +17,7 @@ Prints the figures and writes bench/results/<date>-layout-shift.json (history.py
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import statistics
 import sys
@@ -64,6 +65,10 @@ def one_hand(browser: Any, site: Site, lang: str, width: int, height: int) -> di
             arg=before,
             timeout=20_000,
         )
+    # The hand's result comes too (fetched while the next hand starts): its arrival counts.
+    # (A redeal by bots may take it away again: measured anyway.)
+    with contextlib.suppress(Exception):
+        page.wait_for_selector("#table-live .hand-summary", timeout=15_000)
     page.wait_for_timeout(500)
     cls = float(page.evaluate("() => window.__cls"))
     context.close()
