@@ -61,6 +61,11 @@ bench: install-test messages
 	$(PY) bench/load.py --game backgammon --backend postgres
 	$(PY) bench/bgbot.py
 	$(PY) bench/bgbot.py --backend postgres
+	$(PY) bench/soak.py
+	$(PY) bench/analysis.py
+	$(PY) bench/bgbot.py --duel 400
+	$(PY) bench/bgbot.py --game courtpiece
+	$(PY) bench/bots.py
 
 # bench/results/ is the benchmarks' dated history, committed: clean leaves it alone.
 clean:

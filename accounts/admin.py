@@ -12,7 +12,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
 
 from accounts.games import game_choices
-from accounts.models import GameStats, Profile
+from accounts.models import GameResult, GameStats, Profile
 
 User = get_user_model()
 
@@ -77,3 +77,20 @@ class ProfileAdmin(admin.ModelAdmin):
     list_display = ("user", "display_name", "language")
     list_filter = ("language",)
     search_fields = ("user__username", "display_name")
+
+
+@admin.register(GameResult)
+class GameResultAdmin(admin.ModelAdmin):
+    """Finished games as the players played them: written by the tables only
+    (accounts.services.record_game), so read here, never changed."""
+
+    list_display = ("user", "game", "table", "rated", "won", "abandoned", "rating", "finished_at")
+    list_filter = ("game", "rated")
+    search_fields = ("user__username", "user__profile__display_name")
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any | None = None) -> bool:
+        return False

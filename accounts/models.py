@@ -106,3 +106,41 @@ class GameStats(models.Model):
     def rating(self) -> float:
         """The conservative rating shown to players: openskill's ordinal, mu - 3 sigma."""
         return MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal()
+
+
+class GameResult(models.Model):
+    """One finished game (a match at a live table) as one signed-in player played it:
+    rated or not (against bots, with guests, Play now), won or lost, and for a rated
+    game the rating it left. The player's page counts the unrated ones apart, lists the
+    recent ones with their replays and draws the rating's course from the rated ones.
+
+    Written only by :func:`accounts.services.record_game`. ``table`` is the live table's
+    number (accounts imports nothing of the games: a plain number, not a key)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_results"
+    )
+    game = models.CharField(_("game"), max_length=20)  # a rating family (accounts.games)
+    table = models.PositiveIntegerField()
+    hands = models.PositiveSmallIntegerField(default=0)  # finished hands (or games): replays
+    private = models.BooleanField(default=False)  # listed on the public page only if False
+    rated = models.BooleanField(default=False)
+    won = models.BooleanField(default=False)
+    abandoned = models.BooleanField(default=False)
+    # Who else sat there: "bot", "guest" or "@username", partners first (team games).
+    partners = models.JSONField(default=list, blank=True)
+    opponents = models.JSONField(default=list, blank=True)
+    rating = models.FloatField(null=True, blank=True)  # rated games: the ordinal after it
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("game result")
+        verbose_name_plural = _("game results")
+        constraints = (
+            models.UniqueConstraint(fields=["user", "table"], name="one_result_per_table"),
+        )
+        indexes = (models.Index(fields=["user", "-finished_at"], name="result_recent"),)
+        ordering = ("-finished_at", "-pk")
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game} · table {self.table}"

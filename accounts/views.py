@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import history
 from accounts.forms import ProfileForm
 from accounts.games import game_choices
 from accounts.models import GameStats, Profile
@@ -40,10 +41,12 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         get_user_model().objects.select_related("profile"), username=username, is_active=True
     )
     by_game = {row.game: row for row in GameStats.objects.filter(user=user)}
+    unrated = history.unrated_counts(user)
     rows = [
-        {"code": code, "label": label, "stats": by_game.get(code)}
+        {"code": code, "label": label, "stats": by_game.get(code), "unrated": unrated.get(code)}
         for code, label in game_choices()
     ]
+    is_self = request.user == user
     return render(
         request,
         "accounts/player.html",
@@ -52,6 +55,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "player_name": display_name(user),
             "shows_username": display_name(user) != user.get_username(),
             "rows": rows,
-            "is_self": request.user == user,
+            "played_rated": sum(r["stats"].played for r in rows if r["stats"]),
+            "played_unrated": sum(r["unrated"]["played"] for r in rows if r["unrated"]),
+            "recent": history.recent(user, is_self=is_self),
+            "courses": history.rating_courses(user),
+            "is_self": is_self,
         },
     )

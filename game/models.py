@@ -166,6 +166,33 @@ class Action(models.Model):
         return f"{self.table_id}#{self.number} seat {self.seat} {self.action}"
 
 
+class HandAnalysis(models.Model):
+    """A finished hand's (or backgammon game's) analysis, computed once off the event loop
+    and kept: ``GET /api/tables/<id>/analysis?hand=N`` reads it the second time
+    (game.tables.analysis). ``data`` holds no words: the reasons are put in the asker's
+    language when it is sent."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="analyses", db_index=False
+    )
+    hand = models.PositiveIntegerField()  # counted from 1, as the protocol's ?hand=N
+    # "": the hand's analysis, the same for everyone; "knowable:<seat>": the knowable
+    # verdicts on that seat's own cards (asked for with ?knowable=1 by that seat)
+    part = models.CharField(max_length=16, default="", blank=True)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(
+                fields=["table", "hand", "part"], name="one_analysis_per_hand_part"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"analysis of {self.table_id} hand {self.hand} {self.part}".rstrip()
+
+
 class Connection(models.Model):
     """One open socket of a seated player, held by one server process.
 
@@ -182,6 +209,21 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of table {self.table_id} via {self.process}"
+
+
+class OpenSocket(models.Model):
+    """One open table socket, seated or watching, held by one server process: what the
+    caps on sockets count, across every process (``game.tables.limits``). Removed when
+    the socket ends; a killed process's rows go when its heartbeat stops, as its
+    ``Connection`` rows do (``game.tables.presence.reap_dead_processes``)."""
+
+    channel = models.CharField(max_length=200, primary_key=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    client = models.CharField(max_length=80, db_index=True)
+    process = models.CharField(max_length=80, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.client} at table {self.table_id} via {self.process}"
 
 
 class ServerProcess(models.Model):

@@ -15,6 +15,7 @@ urlpatterns: list[URLPattern] = [
     path("<int:table_id>/sit/", pages.sit, name="sit"),
     path("<int:table_id>/leave/", pages.leave, name="leave"),
     path("<int:table_id>/start/", pages.start, name="start"),
+    path("<int:table_id>/seed/", pages.set_seed, name="seed"),
     path("<int:table_id>/replay/<int:hand>/", pages.replay, name="replay"),
 ]
 for _game in registry.games():

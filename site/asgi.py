@@ -8,7 +8,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
 # Initialise Django before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from baithak.process import tune_collector  # noqa: E402
+from baithak.process import let_closed_sockets_go, tune_collector  # noqa: E402
 from baithak.routing import websocket_urlpatterns  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -17,6 +17,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from game.tables.transport.clock import with_clock  # noqa: E402
 
 tune_collector()
+let_closed_sockets_go()
 
 # with_clock: the first request or socket starts this process's table clock
 # (game.tables.transport.clock).

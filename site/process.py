@@ -7,9 +7,11 @@ import gc
 import os
 import threading
 import time
+from typing import Any
 
 _freezer: threading.Thread | None = None
 _stop = threading.Event()  # never set in a server; ends the thread otherwise
+_letting_go = False  # let_closed_sockets_go has been called
 
 
 def tune_collector() -> None:
@@ -56,3 +58,51 @@ def keep_young_small(every: float, full: float, rounds: int | None = None) -> No
             gc.collect()
             last_full = time.monotonic()
         gc.freeze()
+
+
+def let_closed_sockets_go() -> None:
+    """Call once in a server process: daphne's WebSocket connections end in two
+    reference cycles, which the collector's young passes never reach here (what a socket
+    made when it opened is frozen out of them a second later: see tune_collector), so
+    each closed socket's connection (about 20 KiB: its protocol, its transport and socket,
+    the HTTP request it came by, their buffers) stayed until the full pass. Both are
+    broken where they are made:
+
+    - autobahn resolves a protocol's ``is_closed`` Deferred with the protocol itself;
+      once Twisted has reported the connection lost, it is replaced by a Deferred
+      resolved with None (nothing in daphne awaits it).
+    - daphne's ``WebRequest`` hands the connection to the WebSocket protocol and leaves
+      the HTTP channel and the request holding each other (the channel's ``requests``);
+      the request is taken out of that list once it has handed over.
+
+    Checked by tests/site/test_process.py (a real daphne, collector off: no connection
+    of a closed socket is left for the collector) and bench/soak.py (docs/PERFORMANCE.md,
+    "Closed sockets")."""
+    from daphne.http_protocol import WebRequest
+    from daphne.ws_protocol import WebSocketProtocol
+    from twisted.internet.defer import succeed
+
+    global _letting_go
+    if _letting_go:
+        return
+    connection_lost = WebSocketProtocol.connectionLost
+    process = WebRequest.process
+
+    def connectionLost(self: Any, reason: Any) -> None:  # Twisted's name for it
+        try:
+            connection_lost(self, reason)
+        finally:
+            self.is_closed = succeed(None)
+
+    def handed_over(self: Any) -> None:
+        try:
+            process(self)
+        finally:
+            channel = getattr(self, "channel", None)
+            requests = getattr(channel, "requests", None)
+            if self.transport is None and requests is not None and self in requests:
+                requests.remove(self)  # upgraded: the connection is the WebSocket's now
+
+    WebSocketProtocol.connectionLost = connectionLost
+    WebRequest.process = handed_over
+    _letting_go = True

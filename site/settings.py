@@ -282,6 +282,11 @@ if TABLES_MOVES_SYNCHRONOUS_COMMIT not in ("off", "local", "remote_write", "on",
 # A server process that has not renewed its heartbeat for this long counts as gone: its
 # sockets are closed for it (a process killed with SIGKILL cannot close them itself).
 TABLES_PROCESS_TIMEOUT = float(os.environ.get("TABLES_PROCESS_TIMEOUT", "30"))
+# The caps on table sockets (game.tables.limits), counted in the database across every
+# process: a table's sockets, and a client's over every table. A watcher past either is
+# refused with "forbidden"; a player's socket to their own seat never is.
+TABLES_SOCKETS_PER_TABLE = int(os.environ.get("TABLES_SOCKETS_PER_TABLE", "200"))
+TABLES_SOCKETS_PER_CLIENT = int(os.environ.get("TABLES_SOCKETS_PER_CLIENT", "20"))
 
 # Email: printed to the console unless EMAIL_HOST is set (then SMTP).
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

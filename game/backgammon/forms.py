@@ -9,6 +9,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from game.backgammon.bot import DEFAULT_LEVEL, LEVELS
+from game.backgammon.words import LEVEL_NAMES
+from game.tables import fairbox
+
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
 BG_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
 
@@ -41,12 +45,13 @@ class BgTableForm(forms.Form):
         required=False,
         initial=True,
     )
-    bot_level = forms.ChoiceField(label=_("Bot strength"), initial="easy")
+    bot_level = forms.ChoiceField(label=_("Bot strength"), initial=DEFAULT_LEVEL)
     private = forms.BooleanField(
         label=_("Private (only people with the invite link)"), required=False
     )
     spectators = forms.BooleanField(label=_("Others may watch"), required=False, initial=True)
     move_seconds = forms.ChoiceField(label=_("Time for each move"), required=False)
+    client_seed = fairbox.seed_field()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -62,10 +67,7 @@ class BgTableForm(forms.Form):
             ("standard", _("Standard")),
             ("nackgammon", _("Nackgammon (money games)")),
         ]
-        self.fields["bot_level"].choices = [
-            ("easy", _("Easy (0-ply)")),
-            ("medium", _("Medium (1-ply)")),
-        ]
+        self.fields["bot_level"].choices = [(level, LEVEL_NAMES[level]) for level in LEVELS]
         self.fields["move_seconds"].choices = [
             (str(s), _("%(n)s seconds") % {"n": s}) for s in (30, 45, 60, 90, 120)
         ] + [("", _("No timer (private tables only)"))]
@@ -91,7 +93,7 @@ class BgTableForm(forms.Form):
             "beaver": bool(data.get("beaver")),
             "auto_doubles": int(data.get("auto_doubles") or 0),
             "start": data.get("start") or "standard",
-            "bot_level": data.get("bot_level") or "easy",
+            "bot_level": data.get("bot_level") or DEFAULT_LEVEL,
         }
         seconds = data.get("move_seconds")
         data["move_seconds"] = int(seconds) if seconds else None

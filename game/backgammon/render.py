@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 
 from game.backgammon import board as bgboard
 from game.backgammon.moves import Turn
-from game.backgammon.words import action_label, how_word, kind_word
+from game.backgammon.words import action_label, how_word, kind_word, level_text
 from game.engine import backgammon as bg
 from game.tables.html import deadline
 from game.tables.words import empty, mention
@@ -237,6 +237,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         "version": version,
         "seat": me,
         "phase": phase,
+        # The bot's level, where a seat is the bot (the table's option).
+        "bot_level": level_text(table.get("options") or {})
+        if any(s.get("bot") for s in payload.get("seats") or [])
+        else "",
         "to_move": to_move,
         "my_turn": my_turn,
         "status": bgboard.turn_status(partial)

@@ -4,9 +4,11 @@ shared table machinery (game.tables). Nothing here stores, sends or times anythi
 A table's settings:
 
 * ``options``: the fields of ``bg.Rules`` (``cube``, ``jacoby``, ``beaver``, ``crawford``,
-  ``auto_doubles``, ``start``) and ``bot_level`` ("easy" = 0-ply, "medium" = 1-ply; the
-  level of every bot move at the table, also one played for a player whose timer ran
-  out). Stored as given; ``bot_level`` is not passed to the engine.
+  ``auto_doubles``, ``start``) and ``bot_level`` (``bgbot.LEVELS``: "beginner",
+  "intermediate" = 0-ply, the default, "expert" = 2-ply; the level of every bot move at
+  the table, also one played for a player whose timer ran out). Stored as given (the
+  names of before, "easy" and "medium", are read through ``bgbot.ALIASES``); ``bot_level``
+  is not passed to the engine.
 * ``length`` (docs/TABLE_PROTOCOL.md): 0 for a money game, 1..25 for a match to that many
   points. It is stored in ``Table.target`` (the match target of Court Piece), so no new
   column is needed; ``table_info`` shows it as ``length`` as well.
@@ -30,8 +32,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from game.backgammon import analysis, matfile, render, urls, views
 from game.backgammon import bot as bgbot
-from game.backgammon import matfile, render, urls, views
+from game.backgammon.words import level_name
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.engine.protocol import GameState
@@ -44,8 +47,8 @@ MAX_LENGTH = 25
 # A match to 25 points takes at most 2 * 25 - 1 games; each game has its own seed.
 CHAIN_LENGTH = 2 * MAX_LENGTH - 1
 RULE_OPTIONS = tuple(f.name for f in dataclasses.fields(bg.Rules))
-BOT_LEVELS = tuple(bgbot.PLIES)  # ("easy", "medium")
-DEFAULT_BOT_LEVEL = "easy"
+BOT_LEVELS = bgbot.LEVELS  # ("beginner", "intermediate", "expert")
+DEFAULT_BOT_LEVEL = bgbot.DEFAULT_LEVEL
 OPTIONS = (*RULE_OPTIONS, "bot_level")
 
 
@@ -75,10 +78,9 @@ def rules(options: dict[str, Any]) -> bg.Rules:
 
 
 def bot_level(options: dict[str, Any]) -> str:
-    level = options.get("bot_level", DEFAULT_BOT_LEVEL)
-    if level not in BOT_LEVELS:
-        raise ValueError(f"option bot_level must be one of {', '.join(BOT_LEVELS)}, not {level!r}")
-    return str(level)
+    """The table's bot level (an old name read as its new one); ValueError naming the
+    option for anything else."""
+    return bgbot.level_of(options.get("bot_level", DEFAULT_BOT_LEVEL))
 
 
 def check(variant: str, options: dict[str, Any], target: int | None) -> None:
@@ -219,6 +221,8 @@ BACKGAMMON = GameSpec(
     finished=finished,
     record=record,
     record_extra=record_extra,
+    analyse=analysis.analyse,
+    analysis_words=analysis.analysis_words,
     table_target=table_target,
     target_is_length=True,
     bot=bot_action,
@@ -234,5 +238,7 @@ BACKGAMMON = GameSpec(
         new_table_url="game:new_bg",
         routes=urls.routes,
         seat_offers=render.seat_offers,
+        bot_levels=lambda: [(level, level_name(level)) for level in BOT_LEVELS],
+        default_bot_level=DEFAULT_BOT_LEVEL,
     ),
 )

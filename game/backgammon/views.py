@@ -5,21 +5,26 @@ file for GNU Backgammon or eXtreme Gammon."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from game.backgammon import render as bgrender
+from game.backgammon import steps as bgsteps
 from game.backgammon.forms import BgTableForm
-from game.backgammon.words import action_label, describe_play, yes_no
+from game.backgammon.words import action_label, describe_play, level_text, yes_no
 from game.engine import backgammon as bg
 from game.engine import fair
 from game.models import Table
-from game.tables import access, frames, records, registry
+from game.tables import access, botlevel, frames, records, registry
 from game.tables.errors import TableError
 from game.tables.pages import (
     create_from_form,
@@ -41,9 +46,8 @@ def options_text(variant: str, options: dict[str, Any], length: int) -> list[str
         else _("Money game"),
         _("Cube") + ": " + yes_no(bool(options.get("cube", True))),
     ]
-    if options.get("bot_level") == "medium":
-        words.append(_("Medium (1-ply)"))
-    return words
+    level = level_text(options)
+    return [*words, level] if level else words
 
 
 def table_context(request: HttpRequest, lang: str) -> dict[str, Any]:
@@ -99,14 +103,20 @@ def board_partial(request: HttpRequest, table_id: int) -> HttpResponse:
 def new_table(request: HttpRequest) -> HttpResponse:
     """Create a backgammon table: money game or match, the house rules the engine has,
     the bot and its level (``game.backgammon.spec`` checks them again)."""
-    form = BgTableForm(request.POST or None)
+    levels = botlevel.choices(request, "backgammon")
+    chosen = next((level["value"] for level in levels if level["selected"]), None)
+    form = BgTableForm(request.POST or None, initial={"bot_level": chosen} if chosen else None)
     if request.method == "POST" and form.is_valid():
         made = create_from_form(
             request, form, game="backgammon", length=form.cleaned_data["length"]
         )
         if made is not None:
             return made
-    return render(request, "backgammon/new_table.html", {"form": form, "guest": is_guest(request)})
+    return render(
+        request,
+        "backgammon/new_table.html",
+        {"form": form, "guest": is_guest(request), "bot_levels": {"backgammon": levels}},
+    )
 
 
 BG_VERIFY_SNIPPET = """import hashlib, hmac
@@ -189,13 +199,20 @@ def replay_page(
     game = registry.spec(table.game).finished(replay.load(table))[hand - 1]
     names = bgrender.seat_names({"seats": frames.state_payload(table.pk, None)["seats"]})
     steps = game_steps(game)
+    number = 0
     for row in steps:
         row["who"] = bgrender.who(row["seat"], seat, names) if row["seat"] is not None else ""
+        if str(row["action"]).startswith("move:"):
+            number += 1
+            row["move"] = number
     dice = [list(d) for d in record["dice"]]
     recomputed = [
         list(fair.dice(record["server_seed"], record["client_seeds"], n)) for n in range(len(dice))
     ]
     result = game.result
+    query = {"hand": hand, "lang": get_language()}
+    if invite:
+        query["invite"] = invite
     context = {
         "table": table,
         "hand": hand,
@@ -205,6 +222,7 @@ def replay_page(
         else None,
         "record": record,
         "dice": [f"{a}-{b}" for a, b in dice],
+        "clients_json": json.dumps(list(record["client_seeds"])),
         "chain_ok": records.seed_is_committed(
             record["server_seed"], record["commitment"], record["counter"]
         ),
@@ -218,6 +236,12 @@ def replay_page(
         ),
         "mat": bool(record.get("mat")),
         "table_url": table_url(table, invite or None),
+        "boards": bgsteps.boards(game, seat, names, _home(request, get_language())),
+        "stepper": {
+            "words": bgsteps.words(),
+            "players": [bgrender.who(s, seat, names) for s in (0, 1)],
+        },
+        "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(query),
     }
     return render(request, "backgammon/replay.html", context)
 

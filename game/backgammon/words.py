@@ -4,9 +4,12 @@ region), rolls, and how a game was won."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
+from game.backgammon.bot import DEFAULT_LEVEL, level_of
 from game.backgammon.moves import BAR, OFF, Target
 from game.engine import backgammon as bg
 
@@ -91,3 +94,27 @@ def action_label(action: str) -> str:
 
 def yes_no(value: bool) -> str:
     return _("Yes") if value else _("No")
+
+
+# The bot's levels (game.backgammon.bot.LEVELS), weakest first, as the form and the table
+# name them.
+LEVEL_NAMES = {
+    "beginner": pgettext_lazy("bot level", "Beginner"),
+    "intermediate": pgettext_lazy("bot level", "Intermediate (0-ply)"),
+    "expert": pgettext_lazy("bot level", "Expert (2-ply)"),
+}
+
+
+def level_name(level: str) -> str:
+    """A bot level in words ("Expert (2-ply)")."""
+    return str(LEVEL_NAMES[level])
+
+
+def level_text(options: dict[str, Any]) -> str:
+    """"Bot: Expert (2-ply)": the table's level (an old name by its new one), as the
+    lobby and the table show it; "" for a level never stored (the check refuses it)."""
+    try:
+        level = level_of(options.get("bot_level", DEFAULT_LEVEL))
+    except ValueError:
+        return ""
+    return _("Bot: %(level)s") % {"level": level_name(level)}

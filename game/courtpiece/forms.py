@@ -8,9 +8,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game.courtpiece.levels import BOT_LEVELS, DEFAULT_BOT_LEVEL, LEVEL_NAMES
 from game.courtpiece.variants import choice_label, option_label
 from game.courtpiece.variants import title as variant_name
 from game.engine import courtpiece as cp
+from game.tables import fairbox
 
 #: Move timer choices in seconds ("" = no timer, private tables only).
 TIMERS = (15, 30, 45, 60, 90)
@@ -27,10 +29,17 @@ class NewTableForm(forms.Form):
     )
     spectators = forms.BooleanField(label=_("Others may watch"), required=False, initial=True)
     move_seconds = forms.ChoiceField(label=_("Time for each move"), required=False)
+    client_seed = fairbox.seed_field()
     bots = forms.MultipleChoiceField(
         label=_("Bots in these seats"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
+    )
+    bot_level = forms.ChoiceField(
+        label=_("Bot strength"),
+        choices=[(level, LEVEL_NAMES[level]) for level in BOT_LEVELS],
+        initial=DEFAULT_BOT_LEVEL,
+        required=False,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -101,6 +110,7 @@ class NewTableForm(forms.Form):
             for option, opt in cp.VARIANTS[variant].options.items():
                 raw = data.get(field_name(variant, option)) or str(opt.default)
                 options[option] = next(c for c in opt.choices if str(c) == raw)
+            options["bot_level"] = data.get("bot_level") or DEFAULT_BOT_LEVEL
             data["options"] = options
             self._refuse_other_variants(variant)
         seconds = data.get("move_seconds")
@@ -120,7 +130,10 @@ class DealAgainForm(NewTableForm):
     def __init__(self, *args: Any, private_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.private_only = private_only
-        for name in [n for n in self.fields if n == "variant" or "__" in n]:
+        # The first hand is the copy (its seeds too); the later ones use server-chosen seeds.
+        # The copied hand's table chose its bots' level too (its options are copied).
+        copied = ("variant", "client_seed", "bot_level")
+        for name in [n for n in self.fields if n in copied or "__" in n]:
             del self.fields[name]
         self.option_groups = []
         if private_only:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from game.courtpiece import variants
 from game.courtpiece.cards import card, card_back_svg, card_svg, pip_svg, sort_hand
+from game.courtpiece.levels import level_text
 from game.courtpiece.refusals import refusal_kind, refusal_text
 from game.courtpiece.seats import Seats
 from game.courtpiece.summary import hand_summary, trick_shown, young_hand
@@ -357,6 +358,10 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
         "phase": phase,
         "variant": variant,
         "variant_name": variants.title(variant),
+        # The bots' level, where a seat is a bot (the table's option: "Bots: Hard").
+        "bot_level": level_text(table.get("options") or {})
+        if any(s.get("bot") for s in seats.info.values())
+        else "",
         "to_move": to_move,
         "my_turn": me is not None and to_move == me,
         "status": status,

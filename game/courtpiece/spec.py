@@ -1,20 +1,36 @@
 """Court Piece at the live tables: its registration (``COURTPIECE``), the one place where
-the shared table code learns how to build, play, record and draw this game."""
+the shared table code learns how to build, play, record and draw this game.
+
+A table's ``options`` are the engine's keyword options for its variant plus
+``bot_level`` (``game.bots.courtpiece.LEVELS``: "easy", "medium", the default, or
+"hard"), the level of every bot move at the table, also one played for a player whose
+timer ran out or who is away. ``bot_level`` is the table's, never passed to the engine."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from game.bots import courtpiece as bot
-from game.courtpiece import render, seats, urls, variants, views
+from game.courtpiece import (
+    analysis,
+    knowable,
+    levels,
+    render,
+    seats,
+    thinking,
+    urls,
+    variants,
+    views,
+)
+from game.courtpiece.levels import bot_level, engine_options
 from game.engine import courtpiece as cp
 from game.engine.protocol import GameState
 from game.tables.registry import GamePages, GameSpec
 
 
 def _check(variant: str, options: dict[str, Any], target: int | None) -> None:
-    cp.Rules(variant, **options)  # raises ValueError naming the bad option or value
+    bot_level(options)
+    cp.Rules(variant, **engine_options(options))  # ValueError naming the bad option or value
     if target is not None and (
         isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 500
     ):
@@ -31,8 +47,8 @@ def _build(
     first_hand: tuple[int, Sequence[Sequence[str]]] | None = None,
 ) -> GameState:
     return cp.Match(
-        cp.Rules(variant, **options), seed=top, client_seeds=client_seeds, target=target,
-        chain=chain, first_hand=first_hand,
+        cp.Rules(variant, **engine_options(options)), seed=top, client_seeds=client_seeds,
+        target=target, chain=chain, first_hand=first_hand,
     )
 
 
@@ -66,7 +82,9 @@ def _timeout(match: Any) -> str | None:
 
 
 def _bot(match: Any, seat: int, options: dict[str, Any]) -> str:
-    return bot.choose(match.view(seat))
+    """The bot's action at the table's level (``thinking``: "hard" in worker processes;
+    this blocks the calling thread, one of the clock's, never an event loop)."""
+    return thinking.choose(match.view(seat), bot_level(options))
 
 
 COURTPIECE = GameSpec(
@@ -90,6 +108,9 @@ COURTPIECE = GameSpec(
     bot=_bot,
     build_with_deal=_build_with_deal,
     deal_of=lambda hand: (int(hand.dealer), hand.deal),
+    analyse=analysis.analyse,
+    analysis_words=analysis.analysis_words,
+    knowable=knowable.verdicts,
     pages=GamePages(
         title=variants.title,
         frame_html=render.frame_html,
@@ -102,5 +123,7 @@ COURTPIECE = GameSpec(
         routes=urls.routes,
         last_hand=views.last_hand,
         seat_offers=seats.seat_offers,
+        bot_levels=levels.choices,
+        default_bot_level=levels.DEFAULT_BOT_LEVEL,
     ),
 )

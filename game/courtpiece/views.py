@@ -4,25 +4,28 @@ again. Every write goes through the table services (game.tables)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from game.courtpiece import variants
+from game.courtpiece import steps, variants
 from game.courtpiece.cards import card, sort_hand
 from game.courtpiece.forms import DealAgainForm, NewTableForm
+from game.courtpiece.levels import level_text
 from game.courtpiece.seats import Seats
 from game.courtpiece.summary import announce_summary, hand_summary, young_hand
 from game.courtpiece.words import card_name, goal_text, suit_name
 from game.engine import courtpiece as cp
 from game.engine import fair
 from game.models import Table
-from game.tables import access, deal_again, frames, records, registry
+from game.tables import access, botlevel, deal_again, frames, records, registry
 from game.tables.errors import TableError
 from game.tables.pages import (
     copied_link,
@@ -42,11 +45,12 @@ def options_text(variant: str, options: dict[str, Any], length: int = 0) -> list
     engine = cp.VARIANTS.get(variant)
     if engine is None:
         return []
-    return [
+    words = [
         f"{variants.option_label(variant, name)}: "
         f"{variants.choice_label(options.get(name, opt.default))}"
         for name, opt in engine.options.items()
     ]
+    return [*words, level_text(options)]
 
 
 def last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
@@ -62,14 +66,18 @@ def last_hand(table: Table, seat: int | None) -> dict[str, Any] | None:
 
 
 def new_table(request: HttpRequest) -> HttpResponse:
-    form = NewTableForm(request.POST or None)
+    levels = botlevel.choices(request, "courtpiece")
+    chosen = next((level["value"] for level in levels if level["selected"]), None)
+    form = NewTableForm(request.POST or None, initial={"bot_level": chosen} if chosen else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         made = create_from_form(request, form, game="courtpiece", variant=data["variant"])
         if made is not None:
             return made
     return render(
-        request, "courtpiece/new_table.html", {"form": form, "guest": is_guest(request)}
+        request,
+        "courtpiece/new_table.html",
+        {"form": form, "guest": is_guest(request), "bot_levels": {"courtpiece": levels}},
     )
 
 
@@ -176,13 +184,16 @@ def replay_page(
                         **card(c["card"]),  # type: ignore[dict-item]
                         "who": names.name(c["seat"]),
                         "won": c["seat"] == trick["winner"],
+                        "step": (number - 1) * 4 + i + 1,
                     }
-                    for c in trick["cards"]
+                    for i, c in enumerate(trick["cards"])
                 ],
             }
         )
     hands = [
         {
+            "seat": s,
+            "deal": " ".join(deal[s]),  # as received: what the browser's check compares
             "who": names.name(s),
             "groups": [
                 {
@@ -217,6 +228,9 @@ def replay_page(
         counter=origin["counter"],
     )
     again_url = reverse("game:again", args=[table.pk, hand])
+    analysis_query = {"hand": hand, "lang": get_language()}
+    if invite:
+        analysis_query["invite"] = invite
     context = {
         "table": table,
         "hand": hand,
@@ -232,6 +246,7 @@ def replay_page(
         ),
         "deal_ok": recomputed == deal,
         "snippet": snippet,
+        "origin_clients": json.dumps(list(origin["client_seeds"])),
         "trump": suit_name(full["trump"]) if full.get("trump") else "",
         "trump_origin": trump_origin(names, full),
         "table_url": table_url(table, invite or None),
@@ -240,6 +255,9 @@ def replay_page(
         # ... or the table began with one and this later hand was shuffled here.
         "table_copied": copied_link(frames.copied_from(table)),
         "again_url": f"{again_url}?{urlencode({'invite': invite})}" if invite else again_url,
+        "stepper": steps.replay_data(finished, names),
+        "places": ("top", "left", "right", "bottom"),
+        "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(analysis_query),
     }
     return render(request, "courtpiece/replay.html", context)
 

@@ -136,7 +136,9 @@ def create_table(
             seats[0].user = owner.user
         else:
             seats[0].guest_key = owner.guest_key or ""
-        seats[0].client_seed = seed or ""
+        # The player's own seed, shown on the table page before the first card; theirs
+        # to change until the start (set_client_seed).
+        seats[0].client_seed = seed or secrets.token_hex(8)
         Seat.objects.bulk_create(seats)
         if all(not s.empty for s in seats):
             _start(table)
@@ -146,16 +148,20 @@ def create_table(
 
 
 def play_now(
-    *, owner: access.Owner, game: str | None = None, variant: str | None = None
+    *,
+    owner: access.Owner,
+    game: str | None = None,
+    variant: str | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Table:
     """A started private table against bots, the owner at seat 0, with no timer; guests
     welcome (never rated). ``game``: the default game if None; ``variant``: the game's
-    default variant if None."""
+    default variant if None; ``options`` (the bots' level) checked as any table's."""
     gspec = registry.find(registry.default_name() if game is None else game)
     if gspec is None:
         raise TableError("bad_request", f"unknown game {game!r}")
     return create_table(
-        owner=owner, game=gspec.name, variant=variant, private=True,
+        owner=owner, game=gspec.name, variant=variant, options=options, private=True,
         bots=list(range(1, gspec.seats)), move_seconds=None, spectators=False,
     )
 
@@ -219,7 +225,8 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
         if not seats[seat].empty:
             raise TableError("conflict", f"seat {seat} is taken")
         seats[seat].user = owner.user
-        seats[seat].save(update_fields=["user"])
+        seats[seat].client_seed = secrets.token_hex(8)  # theirs to change until the start
+        seats[seat].save(update_fields=["user", "client_seed"])
         notices.broadcast(table, seats, lobby=not table.private)
     return table
 

@@ -19,7 +19,19 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import GameStats
 from game.models import Table
-from game.tables import access, frames, html, lifecycle, mine, names, records, registry, signin
+from game.tables import (
+    access,
+    botlevel,
+    fairbox,
+    frames,
+    html,
+    lifecycle,
+    mine,
+    names,
+    records,
+    registry,
+    signin,
+)
 from game.tables.errors import TableError
 from game.tables.html import table_live_html
 from game.tables.words import error_text
@@ -95,6 +107,7 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
             bots=data["bots"],
             move_seconds=data["move_seconds"],
             spectators=bool(data.get("spectators")),
+            client_seed=data.get("client_seed") or None,
             **game,
         )
     except TableError as error:
@@ -102,6 +115,7 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
             return error_page(request, error)
         form.add_error(None, error_text(error.code))
         return None
+    botlevel.remember(request, table.game, data["options"])
     return HttpResponseRedirect(table_url(table))
 
 
@@ -113,10 +127,14 @@ def play_now(request: HttpRequest) -> HttpResponse:
     game = request.POST.get("game") or registry.default_name()
     if registry.find(game) is None:
         return error_page(request, TableError("bad_request", f"unknown game {game!r}"))
+    # The level the form asks for, else the one this player chose last, else the game's.
+    level = request.POST.get("bot_level") or botlevel.remembered(request, game)
+    options = {botlevel.OPTION: level} if level else {}
     try:
-        table = lifecycle.play_now(owner=owner, game=game)
+        table = lifecycle.play_now(owner=owner, game=game, options=options)
     except TableError as error:
         return error_page(request, error)
+    botlevel.remember(request, game, options)
     return HttpResponseRedirect(table_url(table))
 
 
@@ -176,6 +194,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         return render(request, "game/lobby_tables.html", context)
     context["guest"] = is_guest(request)
     context["games"] = games
+    context["bot_levels"] = {g.name: botlevel.choices(request, g.name) for g in games}
     context["your_games"] = mine.your_games(access.owner_of_request(request))
     context["new_url"] = reverse(registry.spec(registry.default_name()).pages.new_table_url)
     return render(request, "game/lobby.html", context)
@@ -300,6 +319,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "waiting": table.status == Table.WAITING,
         "guest": not owner.is_user,
         "copied": copied_link(frames.copied_from(table)),
+        "fair": fairbox.fair_context(table, seat),
         **pages.table_context(request, lang),
     }
     if context["waiting"]:
@@ -361,6 +381,23 @@ def sit(request: HttpRequest, table_id: int) -> HttpResponse:
         lambda owner: lifecycle.take_seat(
             table_id=table_id, owner=owner, seat=number, invite=invite
         ),
+    )
+
+
+@require_POST
+def set_seed(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A seated player's own seed, from the table page's fairness box, while it waits."""
+    seed = request.POST.get("seed", "").strip()
+    if not lifecycle.CLIENT_SEED.fullmatch(seed):  # refused here in the player's words
+        text = _(
+            "1 to 64 letters (a–z, A–Z), digits, - or _. "
+            "You may change it until the game starts."
+        )
+        context = {"text": text, "code": "bad_request"}
+        return render(request, "game/error.html", context, status=400)
+    return _seat_action(
+        request,
+        lambda owner: lifecycle.set_client_seed(table_id=table_id, owner=owner, seed=seed),
     )
 
 

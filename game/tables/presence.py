@@ -18,7 +18,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from game.models import Connection, Seat, ServerProcess, Table
+from game.models import Connection, OpenSocket, Seat, ServerProcess, Table
 from game.tables import deadlines, moves, notices
 from game.tables.config import setting
 from game.tables.store import replay, rows
@@ -126,6 +126,7 @@ def reap_dead_processes() -> int:
         .values_list("name", flat=True)
     )
     for name in dead:
+        OpenSocket.objects.filter(process=name).delete()  # its places under the caps
         affected = sorted(
             set(Connection.objects.filter(process=name).values_list("table_id", "seat"))
         )

@@ -1,5 +1,9 @@
 """What a table keeps of its games: a finished hand's record (with what is needed to
-check its deal), and a rated match's result in the players' ratings (accounts).
+check its deal), and a finished match's result for every signed-in player at it
+(accounts: their history and statistics, and for a rated match their ratings).
+
+Every finished match counts for the accounts that played it, rated or not (against
+bots, with guests, Play now); the player's page keeps the unrated ones apart.
 
 Ratings: a match is rated when all its seats were taken by accounts at the start (no
 guest, no bot), and it is not a deal played again. A player who leaves a rated match while
@@ -13,8 +17,9 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
-from accounts.services import record_result
+from accounts.services import record_game
 from game.engine import fair
 from game.models import Seat, Table
 from game.tables import registry
@@ -31,21 +36,29 @@ COPIED_PROVENANCE = (
 
 
 def record_match(table: Table, seats: list[Seat], final: Any) -> None:
-    """The match is over (its row's fields already set by ``moves.advance``): record its
-    result in the players' ratings, if it is rated."""
-    if not table.rated:
-        return
+    """The match is over (its row's fields already set by ``moves.advance``): keep its
+    result for every signed-in player at it, and move the ratings if it is rated."""
     game = registry.spec(table.game)
-    players = {s.number: s.user or s.abandoned_by for s in seats}
-    if any(p is None for p in players.values()):
+    players: dict[int, Any] = {}
+    for s in seats:
+        account = s.user or s.abandoned_by
+        players[s.number] = account if account is not None else (
+            "guest" if s.guest_key else "bot"
+        )
+    if table.rated and any(isinstance(p, str) for p in players.values()):
         log.warning("rated table %s lost a player account; not recorded", table.pk)
         return
-    teams = [[players[n] for n in team] for team in game.teams]
+    if all(isinstance(p, str) for p in players.values()):
+        return  # no account played it
+    sides = [[players[n] for n in team] for team in game.teams]
     abandoned = [s.abandoned_by for s in seats if s.abandoned_by is not None]
     try:
         with transaction.atomic():  # a savepoint: a refused result must not undo the move
-            record_result(
-                game.rating_game(table.variant), teams, game.winner(final), abandoned=abandoned
+            record_game(
+                game.rating_game(table.variant), sides, game.winner(final),
+                table=table.pk, hands=len(game.finished(final)),
+                finished_at=table.finished_at or timezone.now(), rated=table.rated,
+                private=table.private, abandoned=abandoned,
             )
     except ValueError:
         log.exception("the result of table %s could not be recorded", table.pk)

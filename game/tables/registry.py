@@ -69,6 +69,10 @@ class GamePages:
     # choosing where to sit (the waiting table, an invite): {"seat": n, "name": "North",
     # "text": "partner of asma, against a bot and an empty seat"}
     seat_offers: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = numbered_seats
+    # () -> the bot's levels as (the table option ``bot_level``'s value, its name), weakest
+    # first, and the level a table gets without one (Play now, the choosers: botlevel.py)
+    bot_levels: Callable[[], Sequence[tuple[str, str]]] = lambda: ()
+    default_bot_level: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,15 @@ class GameSpec:
     ) = None
     # a finished hand -> (dealer, deal as received per seat), for build_with_deal
     deal_of: Callable[[Any], tuple[int, list[list[str]]]] | None = None
+    # (finished, counter) -> that hand's (or game's) analysis without words, the
+    # protocol's "Analysis" (game.tables.analysis computes it once, off the event loop,
+    # and stores it); slow: never call it on the event loop. None: the game has none
+    analyse: Callable[[Sequence[Any], int], dict[str, Any]] | None = None
+    # (finished, counter, seat) -> the knowable verdicts on that seat's own cards (what
+    # it could know when it played them); slow, as analyse. None: the game has none
+    knowable: Callable[[Sequence[Any], int, int], list[dict[str, Any]]] | None = None
+    # a stored analysis -> the protocol's answer, its words in the active language
+    analysis_words: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: data
 
     def bot_action(self, state: Any, seat: int, options: dict[str, Any] | None = None) -> str:
         return self.bot(state, seat, dict(options or {}))

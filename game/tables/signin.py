@@ -22,9 +22,9 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
 
 from game.models import Seat, Table
-from game.tables import access, lifecycle, notices
+from game.tables import access, lifecycle, notices, records
 from game.tables.errors import TableError
-from game.tables.store import rows
+from game.tables.store import replay, rows
 
 INVITE_KEY = "table_invite"  # the session's pending invite (remember_invite)
 INVITE_MAX_AGE = 24 * 3600  # seconds: an invite followed yesterday no longer steers a sign-in
@@ -87,6 +87,9 @@ def hand_over(guest_key: str, user: Any) -> int:
             if table.host_id is None and access.is_host(table, theirs):
                 table.host = user
                 table.save(update_fields=["host"])
+            if changed and table.status == Table.OVER and table.client_seeds:
+                # A game the guest finished counts for the account (never rated).
+                records.record_match(table, seats, replay.load(table))
             if changed:
                 # Every open page of the table shows the account's name for "Guest".
                 notices.broadcast(table, seats, lobby=not table.private)

@@ -84,3 +84,5 @@ def test_players_cannot_open_the_admin(client: Client, make_user: Any) -> None:
 def test_stats_and_profile_lists_open(staff_client: Client) -> None:
     assert staff_client.get("/admin/accounts/gamestats/").status_code == 200
     assert staff_client.get("/admin/accounts/profile/").status_code == 200
+    assert staff_client.get("/admin/accounts/gameresult/").status_code == 200
+    assert staff_client.get("/admin/accounts/gameresult/add/").status_code == 403

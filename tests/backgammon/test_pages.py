@@ -244,11 +244,11 @@ def test_bg_new_table_form_creates_a_match_with_the_chosen_rules(
     assert not Table.objects.filter(game="backgammon").exists()
     ok = client.post("/en/play/new/backgammon/", {
         "length": "5", "cube": "on", "crawford": "on", "start": "standard", "bot": "on",
-        "bot_level": "medium", "auto_doubles": "0", "move_seconds": "60", "spectators": "on",
+        "bot_level": "expert", "auto_doubles": "0", "move_seconds": "60", "spectators": "on",
     })
     assert ok.status_code == 302
     table = Table.objects.get(game="backgammon")
-    assert table.target == 5 and table.options["bot_level"] == "medium"
+    assert table.target == 5 and table.options["bot_level"] == "expert"
     assert table.status == Table.PLAYING
     page = client.get(f"/en/play/{table.pk}/").content.decode()
     assert "Match to 5 points" in page
@@ -273,3 +273,41 @@ def test_bg_match_page_after_game_one_says_its_result_and_links_its_replay(
     assert client.get(f"/en/play/{table.pk}/replay/1/").status_code == 200
     for lang in ("ur", "hi"):
         assert english_left(client.get(f"/{lang}/play/{table.pk}/").content.decode(), lang) == []
+
+
+def test_bg_the_lobby_names_the_bot_level_and_an_old_tables_level_by_its_new_name() -> None:
+    from django.utils import translation
+
+    from game.backgammon.views import options_text
+
+    with translation.override("en"):
+        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+        assert "Bot: Beginner" in options_text("backgammon", {"bot_level": "beginner"}, 0)
+        # "easy" and "medium" were stored before the levels had their names.
+        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {"bot_level": "easy"}, 0)
+        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "medium"}, 0)
+        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {}, 0)
+    with translation.override("ur"):
+        assert "بوٹ: ماہر (دو تہہ)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+    with translation.override("hi"):
+        assert "बॉट: शुरुआती" in options_text("backgammon", {"bot_level": "beginner"}, 0)
+
+
+def test_bg_play_now_asks_for_the_level_remembers_it_and_the_table_says_it(
+    client: Client,
+) -> None:
+    lobby = client.get("/en/play/").content.decode()
+    assert re.search(r'name="bot_level"', lobby)
+    assert '<option value="intermediate" selected>' in lobby  # the default
+    made = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "beginner"})
+    assert made.status_code == 302
+    first = Table.objects.get(game="backgammon")
+    assert first.options == {"bot_level": "beginner"}
+    page = client.get(made["Location"]).content.decode()
+    assert 'data-testid="bot-level"' in page and "Bot: Beginner" in page
+    client.post("/en/play/now/", {"game": "backgammon"})  # no level: the last one chosen
+    last = Table.objects.filter(game="backgammon").latest("created_at")
+    assert last.pk != first.pk and last.options == {"bot_level": "beginner"}
+    assert '<option value="beginner" selected>' in client.get("/en/play/").content.decode()
+    bad = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "hard"})
+    assert bad.status_code == 400

@@ -371,12 +371,12 @@ def test_play_now_a_guest_plays_a_whole_money_game_against_gnubg(transactional_d
     # The bot played gnubg's own choice each time (0-ply is deterministic).
     for r in [r for r in rows if r.source == Action.BOT][:30]:
         before = ref.at(r.number - 1)
-        assert bgbot.decide(before.view(1), "easy").action == r.action
+        assert bgbot.decide(before.view(1), "intermediate").action == r.action
 
 
 def test_the_bot_plays_through_services_fire_at_the_tables_level(users: list[Any]) -> None:
     table = lifecycle.create_table(
-        owner=owner(users[0]), game="backgammon", bots=[1], options={"bot_level": "medium"},
+        owner=owner(users[0]), game="backgammon", bots=[1], options={"bot_level": "expert"},
     )
     assert table.status == Table.PLAYING
     presence.seat_connected(table_id=table.pk, seat=0)  # the clock runs only with someone there
@@ -510,7 +510,7 @@ def test_illegal_out_of_turn_stale_and_repeated_frames_are_refused(users: list[A
 # ---------------------------------------------------------------------------- the API
 def test_the_api_creates_a_backgammon_table_with_the_bot(users: list[Any]) -> None:
     client, token = _client(users[0])
-    options = {"cube": True, "beaver": True, "auto_doubles": 1, "bot_level": "medium"}
+    options = {"cube": True, "beaver": True, "auto_doubles": 1, "bot_level": "expert"}
     answer = _post(client, token, "/api/tables",
                    {"game": "backgammon", "options": options, "length": 0, "bots": [1]})
     assert answer.status_code == 201, answer.json()

@@ -1,8 +1,12 @@
 """The bot's play in explicit deals (RULES.md Part 1). Seat 3 deals, seat 0 chooses first
-(CP-3, CP-SS-1); each test plays the other seats' cards and asks the bot for one seat."""
+(CP-3, CP-SS-1); each test plays the other seats' cards and asks the bot for one seat.
+
+Every position is asked of the medium and the hard level (the ``level`` fixture): they
+are positions a card player would call obvious, and search must not lose them either."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -32,8 +36,18 @@ def rung(deal: list[list[str]], actions: str, **options: Any) -> cp.Hand:
     return act(new("rung", deal, **options), actions)
 
 
+LEVEL = {"now": "medium"}
+
+
+@pytest.fixture(autouse=True, params=["medium", "hard"])
+def level(request: pytest.FixtureRequest) -> Iterator[str]:
+    LEVEL["now"] = request.param
+    yield request.param
+    LEVEL["now"] = "medium"
+
+
 def choice(state: cp.Hand) -> str:
-    action = bot.choose(state.view(state.to_move))
+    action = bot.choose(state.view(state.to_move), LEVEL["now"])
     assert action in state.legal_actions()
     return action
 
@@ -109,7 +123,7 @@ def test_cp_rung_1_calls_the_longest_strong_suit() -> None:
 
 def test_cp_rung_1_a_doubleton_beats_a_bare_ace() -> None:
     state = new("rung", deal_with({0: "9S 8S AH KD QC 3C 4C 5C 6C 7C 8C 2C TC"}))
-    assert bot.choose(state.view(0)) in ("call:S", "thirteenth")
+    assert choice(state) in ("call:S", "thirteenth")
     state = new("rung", deal_with({0: "KS 8S AH 2D 3C 4C 5C 6C 7C 8C 9C 2C TC"}))
     assert choice(state) == "call:S"
 

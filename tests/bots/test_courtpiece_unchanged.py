@@ -1,6 +1,7 @@
-"""The bot's decisions are pinned: on a fixed set of seeded views of every variant and
-option set, its choices hash to the figures below, recorded from the bot as it was when
-it still asked for variants by name (before it read the rule facts of ``cp.Rules``).
+"""Today's bot (``game.bots.courtpiece.rulebased``, the benchmarks' baseline that the
+``medium`` level corrects) keeps its decisions pinned: on a fixed set of seeded views of
+every variant and option set, its choices hash to the figures below, recorded from the bot
+as it was when it still asked for variants by name (before it read the rule facts of ``cp.Rules``).
 
 A change meant to alter the bot's play changes these figures: re-record them in the same
 commit (``python -m tests.bots.test_courtpiece_unchanged`` prints them) and say why. A
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from game.bots import courtpiece as bot
+from game.bots.courtpiece import rulebased as bot
 from game.engine import courtpiece as cp
 from tests.bots.helpers import option_sets
 

@@ -143,7 +143,10 @@ def test_other_games_rules_left_at_their_defaults_are_ignored(
     assert response.status_code == 302, response.content
     table = Table.objects.get()
     assert table.variant == "rung"
-    assert table.options == {"redeal": True, "thirteenth": True, "court": "first7", "claim82": True}
+    assert table.options == {
+        "redeal": True, "thirteenth": True, "court": "first7", "claim82": True,
+        "bot_level": "medium",  # the form always says the bots' level
+    }
 
 
 # --- 1. the summary the live table fetches says the result aloud ---------------------------

@@ -99,6 +99,7 @@ def test_create_a_private_table_then_a_friend_joins_with_the_invite(
             "private": "on",
             "move_seconds": "",
             "bots": ["1", "3"],
+            "bot_level": "hard",
         },
     )
     assert response.status_code == 302, response.content
@@ -109,6 +110,7 @@ def test_create_a_private_table_then_a_friend_joins_with_the_invite(
         "thirteenth": True,
         "court": "first7",
         "claim82": False,
+        "bot_level": "hard",
     }
     page = client.get(response["Location"]).content.decode()
     assert f"?invite={table.invite}" in page  # the host sees the invite link

@@ -5,6 +5,7 @@ Through allauth's real views, as a browser goes."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -16,8 +17,10 @@ from django.contrib.messages import get_messages
 from django.core import mail
 from django.test import Client
 
+from accounts.models import GameResult, GameStats
 from game.models import Seat, Table
-from game.tables import access, lifecycle, signin
+from game.tables import access, due, lifecycle, moves, presence, signin
+from game.tables.store import replay
 from tests.people import PASSWORD
 from tests.tables.live import owner
 
@@ -229,3 +232,27 @@ def test_a_wrong_or_old_invite_steers_nothing(make_user: Any) -> None:
 @pytest.mark.parametrize("kept", [None, "x", {"table": "1", "invite": 3}, {"table": 1}])
 def test_a_malformed_pending_invite_is_ignored(kept: Any) -> None:
     assert signin.pending_invite({signin.INVITE_KEY: kept}) is None
+
+
+def test_a_game_the_guest_finished_counts_for_their_new_account(make_user: Any) -> None:
+    """Issue 27: every finished game counts, a guest's too once they have an account."""
+    guest = access.Owner(user=None, guest_key=KEY)
+    table = lifecycle.create_table(owner=guest, game="backgammon", bots=[1], length=1)
+    presence.seat_connected(table_id=table.pk, seat=0)
+    rng = random.Random(5)
+    table.refresh_from_db()
+    while table.status == Table.PLAYING:
+        state = replay.load(table)
+        if state.to_move == 0:
+            moves.apply_action(table_id=table.pk, owner=guest, expected_version=table.version,
+                               action=rng.choice(state.legal_actions()))
+        else:
+            assert due.fire(table.pk, table.version, Table.BOT)
+        table.refresh_from_db()
+    assert not GameResult.objects.exists()  # a guest has no statistics
+    user = make_user("asma")
+    assert signin.hand_over(KEY, user) == 1
+    result = GameResult.objects.get(user=user)
+    assert (result.table, result.rated, result.opponents) == (table.pk, False, ["bot"])
+    assert not GameStats.objects.exists()
+    assert signin.hand_over(KEY, user) == 0 and GameResult.objects.count() == 1

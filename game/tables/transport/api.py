@@ -6,19 +6,25 @@ Every POST needs the ``X-CSRFToken`` header (the ``csrftoken`` cookie's value); 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from game.models import Table
-from game.tables import access, frames, lifecycle, mine, records, registry
+from game.tables import access, analysis, frames, lifecycle, mine, records, registry
 from game.tables.errors import TableError
 
+log = logging.getLogger(__name__)
 _csrf = CsrfViewMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
 
 
@@ -173,3 +179,40 @@ def record(request: HttpRequest, table_id: int) -> JsonResponse:
     ):
         raise TableError("not_found", f"no table {table_id}")
     return JsonResponse(records.hand_record(table_id, int(raw)))
+
+
+def _analysis_look_up(request: HttpRequest, table_id: int, hand: int) -> Any:
+    return analysis.look_up(
+        table_id, hand, access.owner_of_request(request), request.GET.get("invite") or "",
+        knowable=request.GET.get("knowable") == "1",
+    )
+
+
+async def analysis_view(request: HttpRequest, table_id: int) -> JsonResponse:
+    """A finished hand's analysis. Async: the first request waits for the pool thread
+    that computes it without holding up the event loop or Django's one thread for sync
+    code; later ones read the stored row. Its reasons are in the request's language
+    (``?lang=`` or the usual Accept-Language and cookie). ``&knowable=1``: the knowable
+    verdicts on the asker's own seat's cards instead (game.tables.analysis)."""
+    if request.method != "GET":
+        response = _error("bad_request", "use GET", 405)
+        response["Allow"] = "GET"
+        return response
+    try:
+        hand = analysis.parse_hand(request.GET.get("hand", ""))
+        found = await sync_to_async(_analysis_look_up)(request, table_id, hand)
+        if isinstance(found, analysis.Pending):
+            data = await asyncio.wrap_future(analysis.in_pool(found))
+            await sync_to_async(analysis.store)(found, data)
+        else:
+            data = found
+    except TableError as exc:
+        return _error(exc.code, exc.message, exc.http_status)
+    except (RuntimeError, ValueError):  # a solver or gnubg's workers failed: nothing stored
+        log.exception("the analysis of table %s could not be computed", table_id)
+        return _error("unavailable", "the analysis cannot be computed now; try again", 503)
+    lang = request.GET.get("lang") or ""
+    if lang not in dict(settings.LANGUAGES):
+        lang = translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(lang):
+        return JsonResponse(analysis.words(data))

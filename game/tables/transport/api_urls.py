@@ -13,6 +13,7 @@ _ROUTES = [
     ("tables/<int:table_id>/leave", api.leave, "api_leave"),
     ("tables/<int:table_id>/start", api.start, "api_start"),
     ("tables/<int:table_id>/record", api.record, "api_record"),
+    ("tables/<int:table_id>/analysis", api.analysis_view, "api_analysis"),
 ]
 
 urlpatterns: list[URLPattern] = [path(route, view, name=name) for route, view, name in _ROUTES]

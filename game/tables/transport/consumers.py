@@ -13,7 +13,6 @@ import contextlib
 import functools
 import json
 import logging
-import time
 import weakref
 from collections.abc import AsyncIterator
 from typing import Any
@@ -26,7 +25,17 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from game.models import Table
-from game.tables import access, emotes, fastmoves, frames, html, moves, notices, presence
+from game.tables import (
+    access,
+    emotes,
+    fastmoves,
+    frames,
+    html,
+    limits,
+    moves,
+    notices,
+    presence,
+)
 from game.tables.errors import TableError
 from game.tables.groups import LOBBY_GROUP, group_name
 from game.tables.store.db import socket_db as database_sync_to_async
@@ -35,8 +44,8 @@ from game.tables.transport import clock
 log = logging.getLogger(__name__)
 
 MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
-BURST = 20  # frames a socket may send at once ...
-RATE = 10.0  # ... refilled at this many per second
+BURST = limits.BURST  # frames a client may send at once, over all its sockets ...
+RATE = limits.RATE  # ... refilled at this many per second
 TYPES = ("action", "ping", "emote")
 
 
@@ -93,20 +102,37 @@ async def serve(sources: list[Any], dispatch: Any, turn: Turn) -> None:
         while True:
             message = await source()
             async with turn.hold():
-                await dispatch(message)
+                try:
+                    await dispatch(message)
+                except StopConsumer:
+                    return  # the clean end, as a plain return: see below
             del message  # not kept (a notice holds every seat's frame) until the next
 
     tasks = [asyncio.ensure_future(pump(source)) for source in sources]
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            task.result()  # StopConsumer (a clean end) or the handler's error
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, StopConsumer):
-                await task
+        await asyncio.wait(tasks)
+        errors = [task.exception() for task in tasks if not task.cancelled()]
+        # Nothing of a socket may outlive it in a reference cycle: only the garbage
+        # collector's full pass frees those, and a server holds that pass back
+        # (baithak.process). An error keeps its traceback, the traceback the frames it
+        # went through, and a frame its locals: so this frame lets go of the tasks
+        # (each keeps its error) before the error goes on from here, and the clean end
+        # is a plain return (pump), not a StopConsumer kept by its task. That cycle
+        # held every closed socket's consumer, scope, session and user (about 30 KiB;
+        # docs/PERFORMANCE.md, "Closed sockets").
+        tasks.clear()
+        del task
+    error = next((e for e in errors if e is not None), None)  # the first error ends it
+    errors.clear()
+    if error is not None:
+        try:
+            raise error
+        finally:
+            del error
 
 
 class _NoConnectionHop(AsyncWebsocketConsumer):
@@ -132,13 +158,24 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
         self.base_send = send
         self.turn = Turn()  # one message at a time (see serve)
         self.loop = asyncio.get_running_loop()
+        ended_by: BaseException | None = None
         try:
-            with contextlib.suppress(StopConsumer):
-                await serve(sources, self.dispatch, self.turn)
-        finally:
-            self._ended()
+            await serve(sources, self.dispatch, self.turn)
+        except StopConsumer:
+            pass
+        except BaseException as error:  # raised again below, once the socket is let go
+            ended_by = error
+        # Not in a finally: with an exception in flight, sync_to_async hands it to its
+        # thread, which raises it there, and the error's traceback then holds the frame
+        # that holds the error (a cycle keeping the whole socket: see serve).
+        await self._ended()
+        if ended_by is not None:
+            try:
+                raise ended_by
+            finally:
+                del ended_by
 
-    def _ended(self) -> None:
+    async def _ended(self) -> None:
         """The socket is done, cleanly or not (Channels calls ``disconnect`` only for
         the first)."""
 
@@ -165,10 +202,11 @@ class TableConsumer(_NoConnectionHop):
         self.marked = False
         self.last_sent: str | None = None  # the last state frame sent, as JSON
         self.last_version = -1
-        self.tokens = float(BURST)
-        self.refilled = time.monotonic()
+        self.counted = False  # an OpenSocket row holds this socket's place (limits)
         clock.ensure_started()
         self.owner = await database_sync_to_async(access.owner_from_scope)(self.scope)
+        self.client = limits.client_key(self.owner, self.scope)
+        limits.BUDGETS.join(self.client)  # left in _ended, however the socket ends
         # How change notices name this socket's owner (frames.seat_from_owners).
         self.owner_user = self.owner.user.pk if self.owner.is_user else None
         self.owner_digest = frames.owner_digest(self.owner.guest_key or "")
@@ -183,6 +221,15 @@ class TableConsumer(_NoConnectionHop):
             await self._error("forbidden", "this table does not take spectators")
             await self.close(code=4403)
             return
+        refused = await database_sync_to_async(limits.admit)(
+            table_id=self.table_id, channel=self.channel_name, client=self.client,
+            seated=admitted["seat"] is not None,
+        )
+        if refused is not None:
+            await self._error("forbidden", refused)
+            await self.close(code=4403)
+            return
+        self.counted = True
         self.seat = admitted["seat"]
         self.group = group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -204,18 +251,31 @@ class TableConsumer(_NoConnectionHop):
                 table_id=self.table_id, seat=self.seat, channel=self.channel_name
             )
 
-    def _ended(self) -> None:  # out of the registry, however the socket ended
+    async def _ended(self) -> None:  # out of the registry and the counts, however it ended
         group = getattr(self, "group", None)
         here = LOCAL_SOCKETS.get(group) if group is not None else None
         if here is not None:
             here.discard(self)
             if not here:
                 del LOCAL_SOCKETS[group]
+        client = getattr(self, "client", None)
+        if client is not None:
+            limits.BUDGETS.leave(client)
+            self.client = None
+        if getattr(self, "counted", False):
+            self.counted = False
+            try:
+                await database_sync_to_async(limits.release)(self.channel_name)
+            except Exception:  # the row then goes with this process's heartbeat
+                log.exception("a closed socket's place could not be given back")
 
     # ------------------------------------------------------------------ frames in
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self._take_token():
-            await self._error("rate_limited", f"at most {BURST} frames at once, {RATE:g} a second")
+        if not limits.BUDGETS.take(getattr(self, "client", "")):
+            await self._error(
+                "rate_limited",
+                f"at most {BURST} frames at once, {RATE:g} a second, over all your sockets",
+            )
             return
         if text_data is None:
             await self._error("malformed", "frames are JSON text")
@@ -233,15 +293,6 @@ class TableConsumer(_NoConnectionHop):
             return
         handler = getattr(self, f"_on_{message['type']}")
         await handler(message)
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
     async def _on_ping(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps({"type": "pong"}))

@@ -1,4 +1,5 @@
-"""The rule-based Court Piece bot (RULES.md Part 1, every variant).
+"""The rule-based Court Piece bot as it played before the levels (RULES.md Part 1, every
+variant): the benchmarks' "today's bot", and the base that ``medium`` corrects.
 
 It reads nothing but the seat's view (``cp.Match.view(seat)`` or ``cp.Hand.view(seat)``), a
 JSON-shaped dict, so it cannot cheat: it knows its own cards, the cards that have fallen,
@@ -60,13 +61,14 @@ HCP = (0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4)
 HUKUM_BID_STEPS = ((9, 7), (26, 8), (32, 9))
 
 
-def choose(view: Mapping[str, Any]) -> str:
+def choose(view: Mapping[str, Any], play: type[Play] | None = None) -> str:
     """An action for the seat whose view this is: one of its ``legal_actions``.
 
     ``view`` is ``cp.Match.view(seat)`` (the hand's view is under ``"hand"``) or
     ``cp.Hand.view(seat)``. Raises ValueError when the seat has nothing to do, or when
     the view names a variant or options ``cp.Rules`` does not know. Never returns
-    ``timeout`` (it is never among a seat's legal actions)."""
+    ``timeout`` (it is never among a seat's legal actions). ``play``: the class that
+    decides the card play (``medium`` passes its corrected one)."""
     hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
     legal: list[str] = list(hv.get("legal_actions") or [])
     if not legal:
@@ -75,11 +77,11 @@ def choose(view: Mapping[str, Any]) -> str:
         return legal[0]
     phase = hv.get("phase")
     if phase == "bid":
-        action = _bid(hv, legal)
+        action = bid(hv, legal)
     elif phase == "call":
-        action = _call(hv, legal)
+        action = call(hv, legal)
     else:
-        action = _Play(hv, legal).choose()
+        action = (play or Play)(hv, legal).choose()
     # Every rule above picks from ``legal``; a slip is a bug to hear about, not to hide
     # behind a silent first-legal move (the playout tests rely on this being strict).
     if action not in legal:
@@ -93,26 +95,26 @@ def unseen_trumps(view: Mapping[str, Any]) -> int | None:
     one in partner's does not), or None while the seat knows no trump suit. ``view`` is
     what :func:`choose` takes."""
     hv = view["hand"] if isinstance(view.get("hand"), Mapping) else view
-    play = _Play(hv, list(hv.get("legal_actions") or []))
+    play = Play(hv, list(hv.get("legal_actions") or []))
     return play.unseen_trumps() if play.my_trump >= 0 else None
 
 
 # ---------------------------------------------------------------------------- helpers
 @lru_cache(maxsize=64)
-def _rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
+def rules_for(variant: str, options: tuple[tuple[str, Any], ...]) -> Rules:
     """The rules a view names. Built once per variant and option set: every decision
     asks them for the variant's facts, and the bot must stay cheap."""
     return Rules(variant, **dict(options))
 
 
-def _mask(cards: Sequence[str]) -> int:
+def card_mask(cards: Sequence[str]) -> int:
     m = 0
     for c in cards:
         m |= 1 << CARD_INDEX[c]
     return m
 
 
-def _cards(mask: int) -> list[int]:
+def cards_of(mask: int) -> list[int]:
     out = []
     while mask:
         low = mask & -mask
@@ -121,12 +123,12 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-def _suit_cards(mask: int, suit: int) -> list[int]:
+def suit_cards(mask: int, suit: int) -> list[int]:
     """The cards of ``suit`` in ``mask``, low to high."""
-    return _cards(mask & SUIT_MASK[suit])
+    return cards_of(mask & SUIT_MASK[suit])
 
 
-def _above(card: int) -> int:
+def above(card: int) -> int:
     """Mask of the cards of the same suit higher than ``card``."""
     return SUIT_MASK[card // 13] & ~((2 << card) - 1)
 
@@ -143,7 +145,7 @@ def _suit_score(five: Sequence[int], suit: int) -> int:
     return 5 * len(mine) + sum(HCP[c % 13] for c in mine)
 
 
-def _best_suit(five: Sequence[int], suits: Sequence[int]) -> int:
+def best_suit(five: Sequence[int], suits: Sequence[int]) -> int:
     # Ties: the suit with the higher top card, then the fixed order S H D C.
     def key(s: int) -> tuple[int, int, int]:
         tops = [c % 13 for c in five if c // 13 == s]
@@ -152,7 +154,7 @@ def _best_suit(five: Sequence[int], suits: Sequence[int]) -> int:
     return max(suits, key=key)
 
 
-def _call(hv: Mapping[str, Any], legal: list[str]) -> str:
+def call(hv: Mapping[str, Any], legal: list[str]) -> str:
     """Trump from the first five (CP-4, CP-11a): name the longest strong suit; Rung's redeal
     or thirteenth card when the five are poor (CP-RUNG-1); pass to partner when weak in the
     Single Sar family (CP-SS-4); in Hidden Rung hide the lowest card of the chosen suit."""
@@ -162,7 +164,7 @@ def _call(hv: Mapping[str, Any], legal: list[str]) -> str:
     suits = sorted({CARD_INDEX[a[5:]] // 13 for a in hides} or {SUITS.index(a[5]) for a in calls})
     if not suits:
         return legal[0]
-    best = _best_suit(five, suits)
+    best = best_suit(five, suits)
     length = sum(1 for c in five if c // 13 == best)
     suit_hcp = sum(HCP[c % 13] for c in five if c // 13 == best)
     total_hcp = sum(HCP[c % 13] for c in five)
@@ -195,12 +197,12 @@ def _hukum_level(five: Sequence[int], suit: int) -> int:
     return level
 
 
-def _bid(hv: Mapping[str, Any], legal: list[str]) -> str:
+def bid(hv: Mapping[str, Any], legal: list[str]) -> str:
     """Hukum bidding (CP-HK-1..6): bid the best suit's level when it beats the contract;
     never raise a partner's bid unless two tricks better; otherwise pass."""
     five = _five(hv)
     seat = hv["seat"]
-    best = _best_suit(five, range(4))
+    best = best_suit(five, range(4))
     level = _hukum_level(five, best)
     contract = hv.get("contract")
     high = 6
@@ -216,14 +218,14 @@ def _bid(hv: Mapping[str, Any], legal: list[str]) -> str:
 
 
 # ---------------------------------------------------------------------------- play
-class _Play:
+class Play:
     """One decision in the play phase, from a hand view."""
 
     def __init__(self, hv: Mapping[str, Any], legal: list[str]) -> None:
         self.hv = hv
         self.legal = legal
         options: Mapping[str, Any] = hv.get("options") or {}
-        rules = _rules(hv.get("variant", ""), tuple(sorted(options.items())))
+        rules = rules_for(hv.get("variant", ""), tuple(sorted(options.items())))
         # The variant's purpose, from its facts (see the module docstring).
         self.by_first_void = rules.trump_known is TrumpKnown.BY_FIRST_VOID  # CP-BR-1
         self.tens_game = rules.tens_count  # CP-MK-1
@@ -231,7 +233,7 @@ class _Play:
         self.ace_keeps_pile = rules.collect is not None and rules.collect.ace_rule  # CP-DS-4
         self.seat: int = hv["seat"]
         self.partner = (self.seat + 2) % 4
-        self.hand = _mask(hv["hand"])
+        self.hand = card_mask(hv["hand"])
         hidden = hv.get("hidden") or {}
         self.caller: int | None = hv.get("caller")
         trump = hv.get("trump")
@@ -281,7 +283,7 @@ class _Play:
             if hidden.get("revealed") and hidden.get("card"):
                 out.append((self.caller, 1 << CARD_INDEX[hidden["card"]]))  # CP-HID-4
         for opened in hv.get("open_hands") or []:
-            out.append((opened["seat"], _mask(opened["cards"])))
+            out.append((opened["seat"], card_mask(opened["cards"])))
         return [(holder, mask & ~self.played) for holder, mask in out]
 
     @staticmethod
@@ -313,7 +315,7 @@ class _Play:
 
     def is_boss(self, card: int) -> bool:
         """No unseen card of the suit is higher: its holder wins unless it is trumped."""
-        return not (self.unseen & _above(card))
+        return not (self.unseen & above(card))
 
     def unseen_trumps(self) -> int:
         t = self.my_trump
@@ -368,12 +370,14 @@ class _Play:
         for s in opponents:
             if by_trump:
                 # Over-trumping needs a higher trump and no card of the led suit.
-                if self.unseen & _above(card) and self.may_be_void(s, led) and (
-                    not self.void(s, card // 13)
+                if (
+                    self.unseen & above(card)
+                    and self.may_be_void(s, led)
+                    and (not self.void(s, card // 13))
                 ):
                     return True
                 continue
-            if self.unseen & _above(card) and not self.void(s, led):
+            if self.unseen & above(card) and not self.void(s, led):
                 return True
             if self.may_be_void(s, led) and self.may_hold_trumps(s) and trump != led:
                 return True
@@ -436,8 +440,8 @@ class _Play:
         t = self.my_trump
         mine = (self.hand & SUIT_MASK[t]) | (1 << self.hidden_card)
         count = mine.bit_count()
-        top = max(_cards(mine))
-        has_boss = not (self.unseen & _above(top))
+        top = max(cards_of(mine))
+        has_boss = not (self.unseen & above(top))
         side = self.hand & ~SUIT_MASK[t]
         if not side:
             return True  # nothing else to lead
@@ -524,8 +528,9 @@ class _Play:
 
     def cheapest(self, cards: Sequence[int]) -> int:
         """The card that costs least: a non-trump before a trump, then the lowest."""
-        return min(cards, key=lambda c: (c // 13 == self.my_trump and self.led != c // 13,
-                                         c % 13, c // 13))
+        return min(
+            cards, key=lambda c: (c // 13 == self.my_trump and self.led != c // 13, c % 13, c // 13)
+        )
 
     def top_of_sequence(self, card: int) -> int:
         """The lowest card we hold that is as strong as ``card``: walking down, cards that
@@ -574,7 +579,7 @@ class _Play:
         suits = sorted({c // 13 for c in options})
 
         def strength(s: int) -> tuple[int, int, int]:
-            mine = _suit_cards(self.hand, s)
+            mine = suit_cards(self.hand, s)
             return (3 * len(mine) + sum(HCP[c % 13] for c in mine), mine[-1], -s)
 
         best = max(suits, key=strength)
@@ -667,7 +672,7 @@ class _Play:
         can trump and, in Mendikot, our tens."""
 
         def suit_key(s: int) -> tuple[int, int, int]:
-            mine = _suit_cards(self.hand, s)
+            mine = suit_cards(self.hand, s)
             return (len(mine), sum(HCP[c % 13] for c in mine), -s)
 
         suits = sorted({c // 13 for c in pool}, key=suit_key, reverse=True)
@@ -679,4 +684,3 @@ class _Play:
             if cards:
                 return min(cards)
         return min(pool)
-

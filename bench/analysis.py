@@ -1,0 +1,181 @@
+"""The analysis request (issue 29): ``GET /api/tables/<id>/analysis?hand=N`` timed cold
+(the first request, which computes and stores it) and stored (every later one), for
+Court Piece (double dummy, endplay's DDS), Court Piece's knowable part (``&knowable=1``:
+deals sampled from the seat's view, each solved) and backgammon (GNU Backgammon at 2-ply
+in the bot's worker processes).
+
+Finished hands and games are played first through the table services on a throw-away
+SQLite database (a guest plays random legal actions, the bots their own); then each
+hand's analysis is asked for through Django's test client, which runs the async view as
+the server does. Wall time of the request, p50 and p95; the machine's other load counts.
+
+    .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4]
+
+Prints the figures and writes them to bench/results/<date>-analysis.json (history.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import history
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _setup(tmp: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    os.environ.pop("REDIS_URL", None)
+    os.environ.update(DEBUG="false", SECRET_KEY="analysis-bench-" + "x" * 40,
+                      ALLOWED_HOSTS="testserver,127.0.0.1", SECURE_SSL_REDIRECT="false",
+                      DATABASE_URL=f"sqlite:///{tmp / 'analysis.sqlite3'}")
+    from bootstrap import ensure_baithak_importable
+
+    ensure_baithak_importable()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "baithak.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.TABLES_BOT_PAUSE = (0.0, 0.0)
+    settings.TABLES_TRICK_PAUSE = 0.0
+    settings.TABLES_HAND_PAUSE = 0.0
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def _play(game: str, variant: str, want: Any, seed: int) -> tuple[int, int, Any]:
+    """A table of ``game`` played until ``want(state)`` names a finished hand: (table id,
+    that hand's number, the guest who holds seat 0)."""
+    from game.models import Table
+    from game.tables import access, due, lifecycle, moves, presence
+    from game.tables.errors import TableError
+    from game.tables.store import replay
+
+    guest = access.Owner(user=None, guest_key=f"bench-analysis-{seed}")
+    bots = [1, 2, 3] if game == "courtpiece" else [1]
+    kwargs = {"variant": variant} if game == "courtpiece" else {}
+    table = lifecycle.create_table(game=game, owner=guest, bots=bots, **kwargs)
+    presence.seat_connected(table_id=table.pk, seat=0)
+    rng = random.Random(seed)
+    for _step in range(5000):
+        table.refresh_from_db()
+        state = replay.load(table)
+        hand = want(state)
+        if hand:
+            presence.seat_disconnected(table_id=table.pk, seat=0)
+            return table.pk, hand, guest
+        if table.seats.get(number=state.to_move).bot:
+            due.fire(table.pk, table.version, Table.BOT)
+            continue
+        legal = [a for a in state.legal_actions() if a not in ("timeout", "redeal", "claim")]
+        plays = [a for a in legal if a.startswith("move:")]
+        if game == "backgammon":
+            action = rng.choice(plays) if plays else next(
+                (a for a in ("roll", "take", "reject") if a in legal), legal[0]
+            )
+        else:
+            action = rng.choice(legal)
+        with contextlib.suppress(TableError):  # a bot moved first: read the table again
+            moves.apply_action(table_id=table.pk, owner=guest, action=action,
+                               expected_version=table.version)
+    raise AssertionError("no finished hand")
+
+
+def _first_cp_hand(state: Any) -> int:
+    done = [n for n, h in enumerate(state.hands, start=1) if h.trick_count >= 7]
+    return done[0] if done else 0
+
+
+def _bg_over(state: Any) -> int:
+    return 1 if state.is_over else 0
+
+
+def _time(client: Any, url: str) -> float:
+    start = time.perf_counter()
+    answer = client.get(url)
+    took = time.perf_counter() - start
+    assert answer.status_code == 200, answer.content[:300]
+    return took
+
+
+def _figures(cold: list[float], stored: list[float]) -> dict[str, Any]:
+    ms = [1000 * x for x in cold]
+    ms_stored = [1000 * x for x in stored]
+    return {
+        "n": len(cold),
+        "cold_p50_ms": round(_percentile(ms, 0.5), 1),
+        "cold_p95_ms": round(_percentile(ms, 0.95), 1),
+        "cold_max_ms": round(max(ms), 1),
+        "stored_p50_ms": round(_percentile(ms_stored, 0.5), 2),
+        "stored_p95_ms": round(_percentile(ms_stored, 0.95), 2),
+    }
+
+
+def _measure(client: Any, tables: list[tuple[int, int, Any]], extra: str = "") -> dict[str, Any]:
+    cold, stored = [], []
+    for table_id, hand, _guest in tables:
+        url = f"/api/tables/{table_id}/analysis?hand={hand}{extra}"
+        cold.append(_time(client, url))
+        stored += [_time(client, url) for _ in range(5)]
+    return _figures(cold, stored)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=20)
+    parser.add_argument("--knowable", type=int, default=4)
+    parser.add_argument("--games", type=int, default=4)
+    args = parser.parse_args()
+    run = history.begin("analysis")
+    with tempfile.TemporaryDirectory() as tmp:
+        _setup(Path(tmp))
+        from django.test import Client
+
+        from game.backgammon import bot
+
+        figures: dict[str, Any] = {}
+        cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
+        figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
+        print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
+        mine = []
+        for table_id, hand, guest in cp_tables[: args.knowable]:
+            client = Client()
+            session = client.session
+            session["guest_key"] = guest.guest_key
+            session.save()
+            client.cookies["sessionid"] = session.session_key  # type: ignore[assignment]
+            mine.append((client, table_id, hand))
+        cold, stored = [], []
+        for client, table_id, hand in mine:
+            url = f"/api/tables/{table_id}/analysis?hand={hand}&knowable=1"
+            cold.append(_time(client, url))
+            stored += [_time(client, url) for _ in range(5)]
+            assert client.get(url).json()["seat"] == 0
+        figures["courtpiece_knowable"] = _figures(cold, stored)
+        print("Court Piece, knowable (seat 0):", figures["courtpiece_knowable"])
+        bg_tables = [_play("backgammon", "", _bg_over, 100 + s) for s in range(args.games)]
+        bot.equities(["4HPwATDgc/ABMA"], 0)  # the workers up first: a server's are warm
+        figures["backgammon_equity"] = _measure(Client(), bg_tables)
+        print("Backgammon, equity:", figures["backgammon_equity"])
+        bot.shutdown()
+    path = history.write(run, figures)
+    print("written to", path.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""A finished backgammon game's analysis (``BACKGAMMON.analyse``): the protocol's
+``"equity"`` form (docs/TABLE_PROTOCOL.md, "Analysis").
+
+Every checker play with a choice is judged by GNU Backgammon in the bot's worker
+processes (game.backgammon.bot.equities; gnubg never runs in a server process), with a
+move filter as gnubg's own analysis uses one: every legal play at 0-ply, the best
+``ONE_PLY`` of them again at 1-ply, and the best ``TWO_PLY`` of those plus the play
+actually made at 2-ply. The best play is the best at 2-ply; ``equity_loss`` is its
+cubeless equity less the played one's (0 when the best play was made, never negative).
+A play that bears off the last checker wins: it is worth its win (1, 2 or 3), not an
+evaluation. Blunders lose more than 0.08, errors more than 0.04; each player's
+performance rating is XG's: the mean equity lost per non-forced decision, times 500.
+Cube decisions are not judged yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from game.backgammon import bot
+from game.engine import backgammon as bg
+
+LEVEL = "2-ply"
+ONE_PLY = 4
+TWO_PLY = 2
+BLUNDER = 0.08
+ERROR = 0.04
+
+
+def start_of(game: bg.Game) -> bg.Game:
+    """The game at its start, with the same throws (opening ones first)."""
+    dice = [tuple(d) for d in game.opening] + [tuple(d) for _seat, d in game.rolls[1:]]
+    return bg.Game(
+        game.rules, dice=dice, length=game.length, score=game.score,
+        crawford_game=game.crawford_game,
+    )
+
+
+def _win(after: bg.Position) -> float | None:
+    """Our equity when this play bears off our last checker (None: the game goes on).
+    ``after`` is seen from the opponent, who would be on roll."""
+    if after.theirs & 15 != 15:
+        return None
+    level = 1
+    theirs_off = after.ours & 15
+    if theirs_off == 0:
+        level = 2  # the opponent has borne off none: a gammon at least
+    return float(level)
+
+
+def decisions(game: bg.Game) -> list[dict[str, Any]]:
+    """Each checker play with a choice: its number among the game's checker plays, the
+    seat, the dice, the play made and every legal play with the position it leaves."""
+    state = start_of(game)
+    out: list[dict[str, Any]] = []
+    number = 0
+    for seat, action in game.history:
+        if action.startswith("move:"):
+            number += 1
+            view = state.view(seat)
+            moves = [a[5:] for a in view["legal_actions"] if a.startswith("move:")]
+            if len(moves) > 1:
+                dice = (int(view["dice"][0]), int(view["dice"][1]))
+                before = bg.Position.from_id(view["position_id"])
+                plays = {str(p): p for p in bg.legal_plays(before, dice)}
+                out.append(
+                    {
+                        "move": number,
+                        "seat": seat,
+                        "dice": list(dice),
+                        "played": action[5:],
+                        "afters": {m: plays[m].after for m in moves if m in plays},
+                    }
+                )
+        state = state.apply(action, seat)
+    return out
+
+
+def _ours(ids: list[str], plies: int) -> list[float]:
+    return [-e for e in bot.equities(ids, plies)]
+
+
+def judge(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The equity of the filtered plays at each decision (three batches to the workers:
+    0-ply, 1-ply and 2-ply), and each decision's best play and loss."""
+    values: list[dict[str, float]] = []
+    pending: list[tuple[int, str, str]] = []
+    for i, d in enumerate(found):
+        values.append({})
+        for move, after in d["afters"].items():
+            won = _win(after)
+            if won is not None:
+                values[i][move] = won
+            else:
+                pending.append((i, move, after.to_id()))
+    zero = _ours([p[2] for p in pending], 0)
+    ranked: dict[int, list[tuple[float, str, str]]] = {}
+    for (i, move, pid), eq in zip(pending, zero, strict=True):
+        ranked.setdefault(i, []).append((eq, move, pid))
+    one_in = []
+    for i, options in ranked.items():
+        options.sort(reverse=True)
+        one_in += [(i, m, pid) for _eq, m, pid in options[:ONE_PLY]]
+    one = _ours([p[2] for p in one_in], 1)
+    by_one: dict[int, list[tuple[float, str, str]]] = {}
+    for (i, move, pid), eq in zip(one_in, one, strict=True):
+        by_one.setdefault(i, []).append((eq, move, pid))
+    two_in = []
+    for i, options in by_one.items():
+        options.sort(reverse=True)
+        chosen = {m: pid for _eq, m, pid in options[:TWO_PLY]}
+        played = found[i]["played"]
+        if played not in chosen and played not in values[i]:
+            chosen[played] = found[i]["afters"][played].to_id()
+        two_in += [(i, m, pid) for m, pid in chosen.items()]
+    two = _ours([p[2] for p in two_in], 2)
+    for (i, move, _pid), eq in zip(two_in, two, strict=True):
+        values[i][move] = eq
+    out = []
+    for i, d in enumerate(found):
+        judged = values[i]
+        best = max(judged, key=lambda m: (judged[m], m == d["played"]))
+        loss = max(0.0, judged[best] - judged[d["played"]])
+        out.append(
+            {
+                "move": d["move"],
+                "seat": d["seat"],
+                "dice": d["dice"],
+                "played": d["played"],
+                "best": best if loss > 0 else d["played"],
+                "equity_loss": round(loss, 4),
+            }
+        )
+    return out
+
+
+def rating(moves: Sequence[dict[str, Any]], seat: int) -> float | None:
+    """XG's performance rating of ``seat``: mean equity lost per non-forced decision
+    times 500 (None: no decision)."""
+    losses = [m["equity_loss"] for m in moves if m["seat"] == seat]
+    return round(500 * sum(losses) / len(losses), 1) if losses else None
+
+
+def analyse(finished: Sequence[Any], counter: int) -> dict[str, Any]:
+    moves = judge(decisions(finished[counter]))
+    return {
+        "kind": "equity",
+        "level": LEVEL,
+        "moves": moves,
+        "rating": [rating(moves, 0), rating(moves, 1)],
+        "blunders": [sum(1 for m in moves if m["seat"] == s and m["equity_loss"] > BLUNDER)
+                     for s in (0, 1)],
+        "errors": [sum(1 for m in moves if m["seat"] == s and ERROR < m["equity_loss"] <= BLUNDER)
+                   for s in (0, 1)],
+    }
+
+
+def analysis_words(data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    out.pop("why", None)
+    return out

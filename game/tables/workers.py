@@ -1,0 +1,105 @@
+"""A bounded pool of worker processes for a bot's slow decisions (knows no game).
+
+A search that runs for a tenth of a second in pure Python holds the interpreter's lock
+that long, and in a thread of a server process it would take its share of every
+socket's time. In a worker process it takes none: the calling thread (one of the clock's
+bot threads, never the event loop) waits on the answer with the lock released. Workers
+are started with ``spawn`` (a forked server process would copy its sockets, database
+connections and threads) by the first call, and at most ``workers`` decide at once,
+however many tables wait: the others queue. A worker that dies or a call that takes too
+long raises ``Unavailable`` and the next call gets a fresh pool, so a crash costs one
+decision, never the server.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+
+class Unavailable(RuntimeError):
+    """The worker died or did not answer in time; the caller decides some other way."""
+
+
+def worker_count(default: int = 2) -> int:
+    """``TABLES_BOT_WORKERS`` (docs/CONFIGURATION.md): worker processes per pool."""
+    try:
+        return max(1, int(os.environ.get("TABLES_BOT_WORKERS", default)))
+    except ValueError:
+        return default
+
+
+class WorkerPool:
+    """``call(fn, *args)`` in one of at most ``workers`` processes (``fn`` and its
+    arguments must pickle: a module-level function and plain data)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        workers: int | None = None,
+        timeout: float = 20.0,
+        start_timeout: float = 90.0,
+        initializer: Callable[[], None] | None = None,
+    ) -> None:
+        self.name = name
+        self.workers = workers or worker_count()
+        self.timeout = timeout
+        self.start_timeout = start_timeout  # a fresh pool starts interpreters first
+        self.initializer = initializer
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._warm = False
+        self._lock = threading.Lock()
+        # A call waits here for a free worker before it is handed over, so its timeout
+        # is the decision's own time, not its wait behind fifty others.
+        self._slots = threading.BoundedSemaphore(self.workers)
+
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def _get(self) -> concurrent.futures.ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._warm = False
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=self.initializer,
+                )
+            return self._pool
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        with self._slots:
+            return self._call(fn, *args)
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        pool = self._get()
+        try:
+            answer = pool.submit(fn, *args).result(
+                timeout=self.timeout if self._warm else self.start_timeout
+            )
+        except (
+            BrokenProcessPool,
+            concurrent.futures.TimeoutError,
+            # Another call's failure shut this pool down: a cancelled future raises this
+            # (which asyncio would take for its own task's cancellation if it got out).
+            concurrent.futures.CancelledError,
+        ) as exc:
+            with self._lock:  # the next call gets a fresh pool
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise Unavailable(f"{self.name} worker failed: {exc.__class__.__name__}") from exc
+        self._warm = True
+        return answer
+
+    def shutdown(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
