@@ -74,6 +74,8 @@ def board_partial(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.game != "backgammon":
         raise Http404("not a backgammon table")
     owner = access.owner_from_request(request)
+    if not access.may_see(table, owner, request.GET.get("invite")):
+        raise Http404("no such table")  # a private table: not admitted to exist
     seat = access.seat_of(table, owner)
 
     def refuse(code: str, status: int, text: str | None = None) -> HttpResponse:
