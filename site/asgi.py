@@ -16,7 +16,11 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from game.tables.transport.clock import with_clock  # noqa: E402
+from game.tables.transport.oneprocess import refuse_second_process  # noqa: E402
 
+# Without REDIS_URL a second server process on this database would never hear the first's
+# moves: refused here, as the server loads the application (game.tables.transport.oneprocess).
+refuse_second_process()
 tune_collector()
 close_frames_on_failure()  # a frame over 1 MiB: close 1009, not a dropped connection
 let_closed_sockets_go()

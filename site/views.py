@@ -116,6 +116,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
                 "LANGUAGE_CODE": lang,
                 "LANGUAGE_BIDI": translation.get_language_bidi(),
                 "contact_email": settings.CONTACT_EMAIL,
+                # The page's one <style> runs only with this response's CSP nonce.
+                "csp_nonce": getattr(request, "csp_nonce", ""),
             }
         )
     return HttpResponse(body, status=500)
