@@ -30,7 +30,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from game.backgammon.moves import BAR, OFF, Turn
 from game.backgammon.words import describe_roll, describe_step, describe_target
@@ -657,11 +657,17 @@ def render_board(
         mine, theirs = (score[1], score[0]) if seat == 1 else (score[0], score[1])
         values = {"length": view["length"], "mine": mine, "theirs": theirs}
         if seat is None:
-            match = _("Match to %(length)s points. Light %(mine)s, dark %(theirs)s.") % values
+            match = ngettext(
+                "Match to %(length)s point. Light %(mine)s, dark %(theirs)s.",
+                "Match to %(length)s points. Light %(mine)s, dark %(theirs)s.",
+                int(view["length"]),
+            ) % values
         else:
-            match = (
-                _("Match to %(length)s points. You %(mine)s, your opponent %(theirs)s.") % values
-            )
+            match = ngettext(
+                "Match to %(length)s point. You %(mine)s, your opponent %(theirs)s.",
+                "Match to %(length)s points. You %(mine)s, your opponent %(theirs)s.",
+                int(view["length"]),
+            ) % values
         crawford = bool(view.get("crawford_game"))
     html = render_to_string(
         "backgammon/board.html",

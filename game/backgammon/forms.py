@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from game.backgammon.bot import DEFAULT_LEVEL, LEVELS
 from game.backgammon.words import LEVEL_NAMES
@@ -55,11 +56,12 @@ class BgTableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["length"].choices = [("0", _("Money game"))] + [
-            (str(n), _("Match to %(n)s points") % {"n": n} if n > 1 else _("Match to 1 point"))
+            (str(n), ngettext("Match to %(n)s point", "Match to %(n)s points", n) % {"n": n})
             for n in BG_LENGTHS[1:]
         ]
         self.fields["auto_doubles"].choices = [("0", _("Never"))] + [
-            (str(n), _("At most %(n)s times") % {"n": n}) for n in (1, 2, 3)
+            (str(n), ngettext("At most %(n)s time", "At most %(n)s times", n) % {"n": n})
+            for n in (1, 2, 3)
         ]
         self.fields["start"].choices = [
             ("standard", _("Standard")),

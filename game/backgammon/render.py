@@ -21,6 +21,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game.backgammon import board as bgboard
 from game.backgammon.moves import Turn
@@ -136,7 +137,12 @@ def result_of(
     }
     return {
         "we_won": me is not None and winner == me,
-        "text": _("%(who)s won %(kind)s %(how)s: %(points)s points.") % values,
+        "text": ngettext(
+            "%(who)s won %(kind)s %(how)s: %(points)s point.",
+            "%(who)s won %(kind)s %(how)s: %(points)s points.",
+            int(result["points"]),
+        )
+        % values,
     }
 
 
@@ -249,7 +255,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         "crawford": bool(view.get("crawford_game")),
         "cube_actions": [form(a) for a in cube_actions],
         "answers": [form(a) for a in answers],
-        "resigns": [form(a) for a in resigns],
+        "resigns": [
+            {**form(a), "confirm": _("Yes, resign: %(what)s") % {"what": action_label(a)}}
+            for a in resigns
+        ],
         "offered": kind_word({1: "single", 2: "gammon", 3: "backgammon"}.get(int(offered), ""))
         if offered
         else "",

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -40,7 +40,9 @@ from game.tables.words import error_text
 def options_text(variant: str, options: dict[str, Any], length: int) -> list[str]:
     """A table's house rules in a few words, for the lobby."""
     words = [
-        _("Match to %(n)s points") % {"n": length} if length else _("Money game"),
+        ngettext("Match to %(n)s point", "Match to %(n)s points", length) % {"n": length}
+        if length
+        else _("Money game"),
         _("Cube") + ": " + yes_no(bool(options.get("cube", True))),
     ]
     level = level_text(options)

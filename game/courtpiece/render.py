@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from game.courtpiece import variants
 from game.courtpiece.cards import card, card_back_svg, card_svg, pip_svg, sort_hand
 from game.courtpiece.levels import level_text
+from game.courtpiece.refusals import refusal_kind, refusal_text
 from game.courtpiece.seats import Seats
 from game.courtpiece.summary import hand_summary, trick_shown, young_hand
 from game.courtpiece.words import (
@@ -201,6 +202,9 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
     playable = {a.split(":", 1)[1] for a in legal if a.startswith("play:")}
     hideable = {a.split(":", 1)[1] for a in legal if a.startswith("hide:")}
     own_cards = [str(c) for c in view.get("hand") or []]
+    # What a tap on a card that may not be played says (static/js/table.js shows it).
+    why = {c: refusal_kind(view, me, legal, c) for c in own_cards}
+    said = {k: refusal_text(k, view, seats) for k in set(why.values())}
     hand_groups = [
         {
             "suit": suit,
@@ -211,6 +215,7 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
                     "name": card_name(c),
                     "svg": card_svg(c),
                     "action": _card_action(c, playable, hideable),
+                    "why": said[why[c]],
                 }
                 for c in cards
             ],

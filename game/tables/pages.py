@@ -300,6 +300,11 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if invited:
         socket += f"&invite={invite}"
     is_guest_table = bool(table.host_guest)
+    # An invite is for a person to take a seat: at a table whose seats are all bots or
+    # taken (bots only, or started), there is none to offer.
+    open_seat = table.status == Table.WAITING and any(
+        not (s["bot"] or s["player"]) for s in payload["seats"]
+    )
     context = {
         "table": table,
         "seat": seat,
@@ -308,7 +313,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "live_html": mark_safe(table_live_html(payload, lang)),
         "socket_url": socket,
         "invite_url": request.build_absolute_uri(table_url(table, table.invite))
-        if table.private and host and not is_guest_table
+        if table.private and host and not is_guest_table and open_seat
         else "",
         "invite": invite,
         "seats": payload["seats"],

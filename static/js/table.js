@@ -130,7 +130,10 @@
   function summarySlot(root) { return root ? root.querySelector(".hand-summary-slot") : null; }
   function rememberSummary() {
     var slot = summarySlot(live());
-    keptSummary = slot && !closedSummaries[slot.id] && slot.querySelector(".hand-summary") ? slot : keptSummary;
+    // Kept even while its summary is still being fetched: bots quick to play the next
+    // hand's first card took the slot away before it was filled, and the result never showed.
+    keptSummary = slot && !closedSummaries[slot.id] && (slot.querySelector(".hand-summary") ||
+      slot.hasAttribute("hx-get")) ? slot : keptSummary;
   }
   function closeSummary(slot) {
     if (!slot) { return; }
@@ -149,8 +152,8 @@
       return;
     }
     if (!keptSummary || closedSummaries[keptSummary.id]) { return; }
-    var felt = root.querySelector(".felt");
-    if (felt) { root.insertBefore(keptSummary, felt); }
+    var felt = root.querySelector(".felt");  // laid over the felt, first in it
+    if (felt) { felt.insertBefore(keptSummary, felt.firstChild); }
   }
   document.addEventListener("click", function (ev) {
     var btn = ev.target.closest && ev.target.closest("[data-close-summary]");
@@ -177,6 +180,22 @@
     list.dataset.seats = bell.dataset.seats;  // asked once; the new list brings its own
     window.htmx.ajax("GET", list.dataset.url, { target: list, swap: "outerHTML" });
   }
+
+  // A tap on a card that may not be played: say why (the frame carries the reason, in
+  // the page's language, on the card: data-why), over the hand, for a few seconds.
+  var whyTimer = null;
+  document.addEventListener("click", function (ev) {
+    var root = live(), card = ev.target.closest && ev.target.closest(".hand-cards .card[data-why]");
+    var box = document.getElementById("card-why");
+    if (!root || !card || !box || !root.contains(card)) { return; }
+    box.textContent = card.dataset.why;
+    box.classList.add("shown");
+    window.clearTimeout(whyTimer);
+    whyTimer = window.setTimeout(function () {
+      var now = document.getElementById("card-why");
+      if (now) { now.classList.remove("shown"); now.textContent = ""; }
+    }, 4000);
+  });
 
   function afterFrame() { restoreSummary(); reopen(); initRoving(); restoreFocus(); autoPlay(); tick(); emoteNames(); seatsChanged(); statusChange(); }
 

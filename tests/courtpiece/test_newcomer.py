@@ -105,9 +105,11 @@ def test_the_hand_that_ended_is_on_top_of_the_next_one_with_its_last_trick() -> 
     m = _young_next_hand()
     ended = m.hands[-1].view(0)
     html = table_frame_html(payload(m, 0), "en")
-    # Above the felt, not below the fold.
-    assert 0 < html.index('class="hand-summary"') < html.index('class="felt"')
-    summary = html[html.index('class="hand-summary"') : html.index('class="felt"')]
+    # Over the felt, first in it (laid over its top, not in the page's flow: issue 27), not
+    # below the fold.
+    felt, seats = html.index('class="felt"'), html.index("<section data-seat=")
+    assert 0 < felt < html.index('class="hand-summary"') < seats
+    summary = html[html.index('class="hand-summary"') : seats]
     assert "Hand 1 is over" in summary and "Winner:" in summary
     last = ended["completed_tricks"][-1]
     for c in last["cards"]:
@@ -126,7 +128,9 @@ def test_the_summary_stays_through_the_call_and_goes_with_the_first_card() -> No
     slot = re.search(r'<div id="summary-slot-1"[^>]*>', html)
     assert slot and 'hx-preserve="true"' in slot.group(0)  # kept across frames
     assert 'hx-get="summary/1/"' in slot.group(0)
-    assert html.index("summary-slot-1") < html.index('class="felt"')
+    assert html.index('class="felt"') < html.index("summary-slot-1") < html.index(
+        "<section data-seat="
+    )
     # Trump called: still the young hand, the same slot (so the summary stays).
     called = _play_until(m, lambda m: m.hand.phase == "play")
     p = payload(called, 0)

@@ -89,3 +89,44 @@ def test_cp_10_every_renege_practice_holds_a_renege() -> None:
     for n in range(40):
         p = practice.puzzle("renege", "renege-seed", n)
         assert p.step.correct()
+
+
+@pytest.mark.parametrize("skill", ["follow-suit", "pip-count"])
+def test_the_streak_is_shown_once_and_an_answer_updates_that_one(
+    client: Client, skill: str
+) -> None:
+    """Issue 27: the page's streak said 2 while the answer's box said 1. One streak now,
+    at the top; an htmx answer swaps that very element (out of band)."""
+    url = f"/en/learn/practice/{skill}/"
+    page = client.get(url).content.decode()
+    assert page.count('class="streak"') == 1 and 'id="practice-streak"' in page
+    state = client.session["learn_practice"][skill]
+    for expected in (1, 2):
+        p = practice.puzzle(skill, state["seed"], state["n"])
+        r = client.post(
+            url, {"n": state["n"], "answer": sorted(p.step.correct())[0]}, HTTP_HX_REQUEST="true"
+        ).content.decode()
+        assert r.count('class="streak"') == 1
+        swapped = re.search(
+            r'<p class="streak" id="practice-streak" data-streak="(\d+)" '
+            r'hx-swap-oob="true">',
+            r,
+        )
+        assert swapped and int(swapped.group(1)) == expected
+        state = client.session["learn_practice"][skill]
+    # Reloaded (the "Next position" link), the top says the same as the last answer did.
+    page = client.get(url).content.decode()
+    assert 'data-streak="2"' in page and page.count('class="streak"') == 1
+    p = practice.puzzle(skill, state["seed"], state["n"])
+    wrong = client.post(
+        url, {"n": state["n"], "answer": p.step.a_wrong_answer()}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert 'data-streak="0"' in wrong and wrong.count('class="streak"') == 1
+
+
+def test_practice_is_reachable_from_the_top_of_the_lessons_page(client: Client) -> None:
+    html = client.get("/en/learn/").content.decode()
+    jump = html.index('data-testid="practice-jump"')
+    first_lesson = html.index('class="lesson-card')
+    assert jump < first_lesson and 'href="#practice-title"' in html[jump - 200 : jump]
+    assert 'id="practice-title"' in html
