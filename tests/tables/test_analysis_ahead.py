@@ -1,0 +1,193 @@
+"""Analyses computed ahead (game.tables.ahead) and claimed once (game.tables.analysis):
+a hand's analysis is stored as soon as the hand ends on the real table path, before any
+request; two that want it at once compute it once; a request that finds it being
+computed waits for the row, or answers 503 with Retry-After; a dead computer's claim is
+taken over. Transactional: the background thread and the racing threads use
+connections of their own, which see only what is committed (this module also runs on
+PostgreSQL: tests/tables/test_fastmoves_postgres.py)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from game.courtpiece import doubledummy
+from game.models import HandAnalysis, Table
+from game.tables import ahead, analysis, due, lifecycle, moves, presence
+from game.tables.store import replay
+from tests.tables.live import owner
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _table(user: Any) -> Table:
+    table = lifecycle.create_table(
+        game="courtpiece", owner=owner(user), bots=[1, 2, 3], variant="rung"
+    )
+    presence.seat_connected(table_id=table.pk, seat=0)
+    return table
+
+
+def _play_until_a_hand_ends(table: Table, player: Any) -> Any:
+    """Moves through the table's own paths (the player's apply_action, the bots' and
+    timers' deadlines) until the first hand is over (CP-RUNG-2: seven tricks decide)."""
+    rng = random.Random(5)
+    table.refresh_from_db()
+    while not replay.load(table).hands:
+        match = replay.load(table)
+        if table.seats.get(number=match.to_move).bot:
+            due.fire(table.pk, table.version, Table.BOT)
+        else:
+            legal = [a for a in match.legal_actions() if a not in ("redeal", "claim")]
+            moves.apply_action(table_id=table.pk, owner=owner(player),
+                               action=rng.choice(legal or match.legal_actions()),
+                               expected_version=table.version)
+        table.refresh_from_db()
+    return replay.load(table).hands[0]
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The real ``analysis.compute``, counted."""
+    calls: list[int] = []
+    real = analysis.compute
+
+    def compute(pending: analysis.Pending) -> dict[str, Any]:
+        calls.append(pending.hand)
+        return real(pending)
+
+    monkeypatch.setattr(analysis, "compute", compute)
+    return calls
+
+
+def test_the_analysis_is_stored_as_soon_as_the_hand_ends(
+    users: list[Any], settings: Any, counted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.TABLES_ANALYSIS_AHEAD = True
+    table = _table(users[0])
+    hand = _play_until_a_hand_ends(table, users[0])
+    ahead.drain(timeout=120)
+    assert counted == [1]  # computed once, in the background, before any request
+    row = HandAnalysis.objects.get(table=table, hand=1, part="")
+    assert not analysis.is_claim(row.data)
+    expected = {"hand": 1, "game": "courtpiece", "variant": "rung", **doubledummy.analyse(hand)}
+    assert row.data == expected
+
+    def no_solver(*args: Any) -> Any:
+        raise AssertionError("the analysis computed ahead was computed again")
+
+    monkeypatch.setattr(doubledummy, "solve", no_solver)
+    answer = Client().get(f"/api/tables/{table.pk}/analysis?hand=1")
+    assert answer.status_code == 200
+    assert answer.json() == analysis.words(expected)  # the protocol's answer, exactly
+    assert counted == [1]
+
+
+def test_no_analysis_ahead_when_it_is_off(
+    users: list[Any], settings: Any, counted: list[int]
+) -> None:
+    settings.TABLES_ANALYSIS_AHEAD = False
+    table = _table(users[0])
+    _play_until_a_hand_ends(table, users[0])
+    ahead.drain(timeout=120)
+    assert counted == []
+    assert not HandAnalysis.objects.exists()
+
+
+def test_a_request_finding_the_hand_claimed_waits_for_it_and_computes_nothing(
+    users: list[Any], counted: list[int]
+) -> None:
+    table = _table(users[0])
+    _play_until_a_hand_ends(table, users[0])
+    pending = analysis.stored_or_pending(table, 1)
+    assert isinstance(pending, analysis.Pending)
+    assert analysis.claim(pending)  # another process is computing it
+    assert not analysis.claim(pending)  # so nobody else may
+
+    answers: list[dict[str, Any]] = []
+    asker = threading.Thread(
+        target=lambda: answers.append(analysis.analysis(table.pk, 1, owner(users[0]), ""))
+    )
+    asker.start()
+    data = analysis.compute(pending)  # the claimer's computation (one call)
+    analysis.store(pending, data)
+    asker.join(timeout=60)
+    assert answers == [data]
+    assert counted == [1]  # the waiting request computed nothing
+    assert HandAnalysis.objects.filter(table=table, hand=1).count() == 1
+
+
+def test_two_racing_requests_compute_once(users: list[Any], counted: list[int]) -> None:
+    if connection.vendor != "postgresql":
+        # The tests' in-memory SQLite shares one cache between threads, whose table locks
+        # fail at once instead of waiting (no busy timeout): two writers cannot race.
+        pytest.skip("two connections racing need PostgreSQL (test_fastmoves_postgres.py)")
+    table = _table(users[0])
+    _play_until_a_hand_ends(table, users[0])
+    start = threading.Barrier(2)
+    answers: list[dict[str, Any]] = []
+    errors: list[BaseException] = []
+
+    def ask() -> None:
+        start.wait()
+        try:
+            answers.append(analysis.analysis(table.pk, 1, owner(users[0]), ""))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    assert len(answers) == 2 and answers[0] == answers[1]
+    assert counted == [1]
+    assert HandAnalysis.objects.filter(table=table, hand=1).count() == 1
+
+
+def test_a_claim_not_stored_in_time_answers_503_then_a_stale_one_is_taken_over(
+    users: list[Any], counted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = _table(users[0])
+    _play_until_a_hand_ends(table, users[0])
+    pending = analysis.stored_or_pending(table, 1)
+    assert isinstance(pending, analysis.Pending) and analysis.claim(pending)
+    monkeypatch.setattr(analysis, "WAIT_SECONDS", 0.3)
+    url = f"/api/tables/{table.pk}/analysis?hand=1"
+    busy = Client().get(url)
+    assert busy.status_code == 503
+    assert busy.json()["code"] == "unavailable" and busy["Retry-After"] == "2"
+    assert counted == []
+    # The claimer died: once its claim is stale, the next request computes it.
+    HandAnalysis.objects.filter(table=table, hand=1).update(
+        created_at=timezone.now() - timedelta(seconds=analysis.STALE_SECONDS + 1)
+    )
+    answer = Client().get(url)
+    assert answer.status_code == 200 and answer.json()["kind"] in ("double_dummy", "unsupported")
+    assert counted == [1]
+    assert not analysis.is_claim(HandAnalysis.objects.get(table=table, hand=1).data)
+
+
+def test_a_failed_computation_releases_its_claim(
+    users: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = _table(users[0])
+    _play_until_a_hand_ends(table, users[0])
+
+    def broken(pending: analysis.Pending) -> dict[str, Any]:
+        raise RuntimeError("the solver failed")
+
+    monkeypatch.setattr(analysis, "compute", broken)
+    assert ahead.run(table.pk, 1) is False
+    assert not HandAnalysis.objects.exists()  # no claim left behind
+    monkeypatch.undo()
+    assert ahead.run(table.pk, 1) is True
+    assert ahead.run(table.pk, 1) is False  # stored: not computed again
