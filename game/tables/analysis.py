@@ -10,8 +10,8 @@ processes and databases), computes, then writes the analysis over the claim. Any
 finds the claim and waits for the row (a request waits ``WAIT_SECONDS``, then answers
 503 ``unavailable``, "try again"). A claim older than ``STALE_SECONDS`` is of a process
 that died: the next one takes it over (a guarded update of its time). A failed
-computation deletes its claim. The stored data has no words: the game's ``analysis_words`` puts them in the asker's
-language when it is sent.
+computation deletes its claim. The stored data has no words: the game's
+``analysis_words`` puts them in the asker's language when it is sent.
 
 ``?knowable=1`` asks, for the asker's own seat, the game's ``knowable`` verdicts (what
 that seat could know when it played each card): slower, so a part of its own, stored per

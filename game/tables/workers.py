@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-
 _background = threading.local()
 
 
