@@ -20,9 +20,10 @@ from django.utils import timezone
 
 from game.courtpiece import doubledummy
 from game.models import HandAnalysis, Table
-from game.tables import ahead, analysis, due, lifecycle, moves, presence
-from game.tables.store import replay
-from tests.tables.live import owner
+from game.tables import ahead, analysis, due, fastmoves, lifecycle, moves, notices, presence
+from game.tables.errors import TableError
+from game.tables.store import replay, rows
+from tests.tables.live import four_player_table, owner, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -191,3 +192,51 @@ def test_a_failed_computation_releases_its_claim(
     monkeypatch.undo()
     assert ahead.run(table.pk, 1) is True
     assert ahead.run(table.pk, 1) is False  # stored: not computed again
+
+
+def test_a_hand_ending_on_the_loop_goes_to_the_thread_which_computes_it_ahead(
+    users: list[Any], settings: Any, counted: list[int]
+) -> None:
+    # Four people playing: their common moves run on the loop (game.tables.fastmoves);
+    # the one that ends the hand is handed to the thread's path before anything is
+    # written, and that path has the analysis computed ahead.
+    settings.TABLES_ANALYSIS_AHEAD = True
+    table = four_player_table(users, variant="rung")
+    rng = random.Random(3)
+    on_loop = handed_over = 0
+    while True:
+        row = Table.objects.get(pk=table.pk)
+        notices.notice(row, rows.seats_of(row))  # names cached, as at a table in play
+        state = replay.load(row)
+        if state.hands:
+            break
+        legal = [a for a in state.legal_actions() if a not in ("redeal", "claim")]
+        action = rng.choice(legal or state.legal_actions())
+        seat = state.to_move
+
+        async def body() -> Any:
+            try:
+                return await fastmoves.apply_action(
+                    table_id=table.pk, owner=owner(users[seat]), action=action,
+                    expected_version=row.version,
+                )
+            except (fastmoves.Fallback, TableError) as exc:
+                return exc
+            finally:
+                await fastmoves.close_all()
+
+        result = run(body)
+        if isinstance(result, fastmoves.Fallback):
+            handed_over += 1
+            assert Table.objects.get(pk=table.pk).version == row.version  # nothing written
+            moves.apply_action(table_id=table.pk, owner=owner(users[seat]), action=action,
+                               expected_version=row.version)
+        else:
+            assert not isinstance(result, Exception), result
+            on_loop += 1
+            assert not replay.load(Table.objects.get(pk=table.pk)).hands  # no hand ended here
+    assert on_loop > 10 and handed_over >= 1
+    ahead.drain(timeout=120)
+    assert counted == [1]
+    row = HandAnalysis.objects.get(table=table, hand=1, part="")
+    assert not analysis.is_claim(row.data) and row.data["hand"] == 1
