@@ -54,6 +54,22 @@ def _play_until_a_hand_ends(table: Table, player: Any) -> Any:
     return replay.load(table).hands[0]
 
 
+def _on_loop(table_id: int, user: Any, action: str, version: int) -> Any:
+    """The move as a socket plays it (game.tables.fastmoves), or its refusal."""
+
+    async def body() -> Any:
+        try:
+            return await fastmoves.apply_action(
+                table_id=table_id, owner=owner(user), action=action, expected_version=version
+            )
+        except (fastmoves.Fallback, TableError) as exc:
+            return exc
+        finally:
+            await fastmoves.close_all()
+
+    return run(body)
+
+
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The real ``analysis.compute``, counted."""
@@ -214,18 +230,7 @@ def test_a_hand_ending_on_the_loop_goes_to_the_thread_which_computes_it_ahead(
         action = rng.choice(legal or state.legal_actions())
         seat = state.to_move
 
-        async def body() -> Any:
-            try:
-                return await fastmoves.apply_action(
-                    table_id=table.pk, owner=owner(users[seat]), action=action,
-                    expected_version=row.version,
-                )
-            except (fastmoves.Fallback, TableError) as exc:
-                return exc
-            finally:
-                await fastmoves.close_all()
-
-        result = run(body)
+        result = _on_loop(table.pk, users[seat], action, row.version)
         if isinstance(result, fastmoves.Fallback):
             handed_over += 1
             assert Table.objects.get(pk=table.pk).version == row.version  # nothing written
