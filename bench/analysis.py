@@ -167,6 +167,47 @@ def _ahead(game: str, want: Any, seeds: range) -> dict[str, Any]:
     }
 
 
+def _dds_cpu(hands: int) -> dict[str, Any]:
+    """CPU a hand (process time, so the machine's load counts less) of the double-dummy
+    analysis as it is (``doubledummy.analyse``: best cards only, from the last card
+    back, the card played scored by the next position) against scoring every card of
+    every position with solve_board, on the same random Rung hands; each twice, in turn."""
+    from game.courtpiece import doubledummy
+    from game.engine import courtpiece as cp
+    from tests.bots.helpers import play_hand, random_legal
+
+    found = []
+    for seed in range(100, 100 + hands):
+        rng = random.Random(seed)
+        for attempt in range(20):
+            hand, _n = play_hand(cp.Rules("rung"), f"dds-{seed}-{attempt}",
+                                 [random_legal(rng)] * 4, dealer=seed % 4)
+            if hand.trump and doubledummy.plays(hand):
+                found.append(hand)
+                break
+
+    def every_card(hand: Any) -> None:
+        for p in doubledummy.positions(hand):
+            doubledummy.solve(doubledummy.deal_at(p["hands"], hand.trump, p["leader"], p["before"]))
+
+    cpu: dict[str, list[float]] = {"every_card": [], "analyse": []}
+    for _round in range(2):
+        for name, fn in (("every_card", every_card), ("analyse", doubledummy.analyse)):
+            for hand in found:
+                start = time.process_time()
+                fn(hand)
+                cpu[name].append(1000 * (time.process_time() - start))
+    out: dict[str, Any] = {"hands": len(found)}
+    for name, ms in cpu.items():
+        out[f"{name}_cpu_mean_ms"] = round(sum(ms) / len(ms), 1)
+        out[f"{name}_cpu_p50_ms"] = round(_percentile(ms, 0.5), 1)
+        out[f"{name}_cpu_p95_ms"] = round(_percentile(ms, 0.95), 1)
+    out["ratio_of_means"] = round(
+        out["analyse_cpu_mean_ms"] / out["every_card_cpu_mean_ms"], 3
+    )
+    return out
+
+
 def _figures(cold: list[float], stored: list[float]) -> dict[str, Any]:
     ms = [1000 * x for x in cold]
     ms_stored = [1000 * x for x in stored]
@@ -194,6 +235,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--knowable", type=int, default=4)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--dds-hands", type=int, default=30)
     parser.add_argument("--ahead", type=int, default=10, help="Court Piece tables (and a "
                         "quarter as many backgammon games) with the analysis ahead on")
     args = parser.parse_args()
@@ -205,6 +247,8 @@ def main() -> None:
         from game.backgammon import bot
 
         figures: dict[str, Any] = {}
+        figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
+        print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
         cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
         figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
         print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
