@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis-ahead")
 _lock = threading.Lock()
 _queued: set[concurrent.futures.Future[bool]] = set()
+# At most this many hands wait for the background thread: a burst beyond it (or a backlog
+# on a slow machine) is computed by each hand's first request instead, and a process
+# that stops (its pool runs what is queued before it exits) is never held up for long.
+MAX_QUEUED = 32
 
 
 def enabled() -> bool:
@@ -53,10 +57,15 @@ def ended_hand(game: str, before: Any, after: Any) -> int | None:
     return over if over > spec.hands_over(before) else None
 
 
-def schedule(table_id: int, hand: int) -> concurrent.futures.Future[bool]:
-    """Compute hand ``hand`` of the table in the background (call after the commit)."""
-    future = _pool.submit(run, table_id, hand)
+def schedule(table_id: int, hand: int) -> concurrent.futures.Future[bool] | None:
+    """Compute hand ``hand`` of the table in the background (call after the commit).
+    None: ``MAX_QUEUED`` are waiting already; that hand is computed when first asked."""
     with _lock:
+        if len(_queued) >= MAX_QUEUED:
+            log.warning("analysis ahead: %s hands queued, table %s hand %s left for its "
+                        "first request", len(_queued), table_id, hand)
+            return None
+        future = _pool.submit(run, table_id, hand)
         _queued.add(future)
     future.add_done_callback(_done)
     return future

@@ -245,3 +245,21 @@ def test_a_hand_ending_on_the_loop_goes_to_the_thread_which_computes_it_ahead(
     assert counted == [1]
     row = HandAnalysis.objects.get(table=table, hand=1, part="")
     assert not analysis.is_claim(row.data) and row.data["hand"] == 1
+
+
+def test_at_most_max_queued_hands_wait_for_the_background_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pool's one thread is held by the first hand; the queue stops at MAX_QUEUED and
+    # a hand past it is left for its first request (None), never queued without bound.
+    release = threading.Event()
+    monkeypatch.setattr(ahead, "run", lambda table_id, hand: release.wait(30))
+    futures = [ahead.schedule(1, n) for n in range(1, ahead.MAX_QUEUED + 6)]
+    try:
+        assert all(f is not None for f in futures[: ahead.MAX_QUEUED])
+        assert futures[ahead.MAX_QUEUED:] == [None] * 5
+    finally:
+        release.set()
+        ahead.drain(timeout=30)
+    assert ahead.schedule(1, 99) is not None  # room again once they are done
+    ahead.drain(timeout=30)
