@@ -63,6 +63,7 @@ bench: install-test messages
 	$(PY) bench/bgbot.py --backend postgres
 	$(PY) bench/soak.py
 	$(PY) bench/analysis.py
+	$(PY) bench/mistakes.py
 	$(PY) bench/bgbot.py --duel 400
 	$(PY) bench/bgbot.py --game courtpiece
 	$(PY) bench/bots.py

@@ -9,10 +9,15 @@ Other code relies on the names ``profile`` and ``language``: the home redirect r
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.rating import MODEL
+
+NAME_LIMIT = 40  # the longest name shown: a display name's own limit
 
 
 class Profile(models.Model):
@@ -21,7 +26,7 @@ class Profile(models.Model):
     )
     display_name = models.CharField(
         _("display name"),
-        max_length=40,
+        max_length=NAME_LIMIT,
         blank=True,
         help_text=_("Shown at the table and on your statistics page. Empty: your username."),
     )
@@ -54,6 +59,24 @@ class Profile(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """A display name holds no invisible or direction-changing character and is not
+        another player's username, in any case (accounts.names). Run by the profile form
+        and the admin (ModelForm validation)."""
+        name = self.display_name or ""
+        if not name:
+            return
+        users = get_user_model().objects
+        taken = (
+            users.filter(**{f"{users.model.USERNAME_FIELD}__iexact": names.as_username(name)})
+            .exclude(pk=self.user_id)
+            .exists()
+        )
+        try:
+            names.check_display_name(name, taken_username=taken)
+        except ValidationError as error:
+            raise ValidationError({"display_name": error}) from None
+
     @property
     def name(self) -> str:
         """What other players see: the display name, or the username when none is set."""
@@ -61,8 +84,12 @@ class Profile(models.Model):
 
     @staticmethod
     def shown_name(display_name: str | None, username: str) -> str:
-        """:attr:`name` from the two columns (``None``: no profile), for readers of rows."""
-        return (display_name or "").strip() or username
+        """:attr:`name` from the two columns (``None``: no profile), for readers of rows.
+        Never longer than a display name may be: a longer username (up to 150 characters)
+        is cut with an ellipsis, so every sentence and seat that names a player stays
+        readable (issue #26)."""
+        name = (display_name or "").strip() or username
+        return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
 class GameStats(models.Model):

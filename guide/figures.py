@@ -140,11 +140,12 @@ _ids = itertools.count(1)
 
 
 def _svg(title: str, width: int, height: int, body: str, css_class: str) -> str:
-    # direction:ltr: coordinates are absolute; Urdu labels still shape correctly inside.
+    # direction="ltr" (an SVG attribute: the CSP refuses style=""): coordinates are
+    # absolute; Urdu labels still shape correctly inside.
     tid = f"fig-title-{next(_ids)}"
     return (
         f'<svg class="{css_class}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-labelledby="{tid}" xmlns="http://www.w3.org/2000/svg" style="direction:ltr">'
+        f'aria-labelledby="{tid}" xmlns="http://www.w3.org/2000/svg" direction="ltr">'
         f'<title id="{tid}">{escape(title)}</title>{body}</svg>'
     )
 

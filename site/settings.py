@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -60,11 +61,15 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "guide",
+    "csp",  # django-csp: its system checks (the policy itself is CONTENT_SECURITY_POLICY)
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After WhiteNoise: the pages get the headers, static files need none.
+    "csp.middleware.CSPMiddleware",
+    "baithak.headers.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -187,6 +192,27 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG  # serve straight from static/ while developing
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Content-Security-Policy (django-csp 4): everything from our own origin only. A <script>
+# or <style> element in a page runs only with the request's nonce (`{{ request.csp_nonce }}`,
+# a fresh one per response), so no injected markup can run; style="" attributes are refused
+# too (the SVG figures say direction="ltr" as an attribute instead). 'self' in connect-src
+# covers the table's own ws:// or wss:// socket. Django's own debug pages (DEBUG, 404/500)
+# are left without the header by django-csp, so their inline styles work.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- Accounts (django-allauth 65) -------------------------------------------------
 AUTHENTICATION_BACKENDS = [

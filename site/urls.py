@@ -43,3 +43,4 @@ urlpatterns += i18n_patterns(
 # Our own error pages, in the visitor's language (baithak.views), also with DEBUG off.
 handler404 = "baithak.views.page_not_found"
 handler500 = "baithak.views.server_error"
+handler400 = "baithak.views.bad_request"

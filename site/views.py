@@ -13,6 +13,7 @@ from django.template import loader
 from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.views import defaults
 from django.views.decorators.http import require_safe
 
 from game.tables import access, mine
@@ -69,8 +70,23 @@ def _error_language(request: HttpRequest) -> str:
         return translation.get_language() or "en"
 
 
+def _api(request: HttpRequest) -> bool:
+    """An /api/ request: its errors are JSON, as every answer there (docs/TABLE_PROTOCOL.md)."""
+    return request.path_info.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: Django's own page, but JSON under /api/."""
+    if _api(request):
+        return JsonResponse({"error": "bad request", "code": "bad_request"}, status=400)
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """handler404: our own page, in the visitor's language, with the site's layout."""
+    """handler404: our own page, in the visitor's language, with the site's layout (JSON
+    under /api/)."""
+    if _api(request):
+        return JsonResponse({"error": "not found", "code": "not_found"}, status=404)
     with translation.override(_error_language(request)):
         return render(request, "404.html", status=404)
 
@@ -81,8 +97,13 @@ def server_error(request: HttpRequest) -> HttpResponse:
     Rendered without context processors (as Django's own handler is): whatever broke the
     page may be what they would call. 500.html therefore stands alone, not on base.html,
     and its language comes from the address, then the cookie and Accept-Language (reading
-    a saved preference needs the database, which may be what failed).
+    a saved preference needs the database, which may be what failed). Under /api/ the
+    answer is JSON, in production too.
     """
+    if _api(request):
+        return JsonResponse(
+            {"error": "something went wrong on our side", "code": "server_error"}, status=500
+        )
     try:
         lang = translation.get_language_from_path(
             request.path_info
@@ -95,6 +116,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
                 "LANGUAGE_CODE": lang,
                 "LANGUAGE_BIDI": translation.get_language_bidi(),
                 "contact_email": settings.CONTACT_EMAIL,
+                # The page's one <style> runs only with this response's CSP nonce.
+                "csp_nonce": getattr(request, "csp_nonce", ""),
             }
         )
     return HttpResponse(body, status=500)

@@ -19,6 +19,12 @@ import pytest
 # unless this is 0: a freeze every second would keep the tests' garbage cycles for ten
 # minutes. The servers the tests start (daphne for the scale-out tests) inherit it.
 os.environ.setdefault("GC_FREEZE_SECONDS", "0")
+# baithak.asgi refuses a second server process on one database with the in-memory layer
+# (game.tables.transport.oneprocess); the test process imports the application beside
+# servers of its own, and the servers it starts each have a database of their own.
+# tests/tables/test_oneprocess.py turns it on for the processes it starts.
+os.environ.setdefault("TABLES_PROCESS_CHECK", "off")
+
 # No analysis computed ahead in a background thread (game.tables.ahead) unless a test asks
 # for it (tests/tables/test_analysis_ahead.py): a thread left computing would hold a
 # database connection past its test. The servers the tests start inherit it; the

@@ -24,3 +24,25 @@ class LessonProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.lesson} {self.stars}"
+
+
+class MistakeProgress(models.Model):
+    """A signed-in player's puzzle made from one of their own mistakes (tutorials.mistakes):
+    solved or not, and how many legal answers they tried (guests keep theirs in the
+    session)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mistake_progress"
+    )
+    key = models.CharField(max_length=40)  # "<table>:<hand>:<puzzle>" (tutorials.mistakes)
+    solved = models.BooleanField(default=False)
+    tries = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["user", "key"], name="one_progress_per_mistake"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.key} {'solved' if self.solved else self.tries}"

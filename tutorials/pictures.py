@@ -44,7 +44,7 @@ def card_svg(card: str) -> str:
     return (
         f'<svg class="card-face" viewBox="0 0 {fig.CARD_W + 4} {fig.CARD_H + 4}" '
         f'aria-hidden="true" focusable="false" xmlns="http://www.w3.org/2000/svg" '
-        f'style="direction:ltr">{body}</svg>'
+        f'direction="ltr">{body}</svg>'
     )
 
 

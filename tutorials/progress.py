@@ -12,10 +12,11 @@ from typing import Any
 from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 
-from tutorials.models import LessonProgress
+from tutorials.models import LessonProgress, MistakeProgress
 
 SESSION_STARS = "learn_stars"
 SESSION_RUNS = "learn_runs"
+SESSION_MISTAKES = "learn_mistakes"
 
 
 def stars_for_mistakes(mistakes: int) -> int:
@@ -69,6 +70,9 @@ def merge_session_into(session: SessionBase, user: Any) -> None:
     if guest:
         _save_best(user, guest)
     session.pop(SESSION_STARS, None)
+    for key, mine in (session.get(SESSION_MISTAKES) or {}).items():
+        _save_mistake(user, str(key)[:40], bool(mine.get("solved")), int(mine.get("tries", 0)))
+    session.pop(SESSION_MISTAKES, None)
 
 
 def get_run(request: Any, slug: str) -> dict[str, int]:
@@ -91,3 +95,40 @@ def set_run(request: Any, slug: str, run: dict[str, int] | None) -> None:
     else:
         runs[slug] = run
     request.session[SESSION_RUNS] = runs
+
+
+# --- puzzles made from the player's own mistakes (tutorials.mistakes) ------------------
+
+
+def mistakes(request: Any, prefix: str = "") -> dict[str, dict[str, Any]]:
+    """Puzzle key -> {"solved", "tries"} for every puzzle tried whose key starts with
+    ``prefix`` (``"<table>:<hand>:"``: one hand's)."""
+    if request.user.is_authenticated:
+        rows = MistakeProgress.objects.filter(user=request.user, key__startswith=prefix)
+        return {r.key: {"solved": r.solved, "tries": r.tries} for r in rows}
+    saved = request.session.get(SESSION_MISTAKES, {})
+    return {k: dict(v) for k, v in saved.items() if k.startswith(prefix)}
+
+
+def record_mistake(request: Any, key: str, solved: bool) -> dict[str, Any]:
+    """One more legal answer to puzzle ``key``; ``solved``: it was right. A puzzle once
+    solved stays solved."""
+    if request.user.is_authenticated:
+        return _save_mistake(request.user, key, solved, 1)
+    saved = dict(request.session.get(SESSION_MISTAKES, {}))
+    mine = dict(saved.get(key) or {"solved": False, "tries": 0})
+    mine = {"solved": bool(mine["solved"]) or solved, "tries": int(mine["tries"]) + 1}
+    saved[key] = mine
+    request.session[SESSION_MISTAKES] = saved
+    return mine
+
+
+@transaction.atomic
+def _save_mistake(user: Any, key: str, solved: bool, tries: int) -> dict[str, Any]:
+    row, _created = MistakeProgress.objects.select_for_update().get_or_create(
+        user=user, key=key
+    )
+    row.solved = row.solved or solved
+    row.tries += max(0, tries)
+    row.save(update_fields=["solved", "tries", "updated_at"])
+    return {"solved": row.solved, "tries": row.tries}

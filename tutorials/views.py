@@ -200,7 +200,8 @@ def _well_formed(step: dict[str, Any], answer: str) -> bool:
             return False
         return len(given) == len(sources) or not dice[0]["required"]
     if step["widget"] == "number":
-        return answer.lstrip("-").isdigit() and len(answer) <= 4
+        number = answer.removeprefix("-")
+        return number.isascii() and number.isdigit() and len(answer) <= 4  # not "²"
     return answer in {o["value"] for o in step["options"]}
 
 

@@ -6,6 +6,8 @@ from typing import Any
 
 from django import template
 
+from accounts.models import Profile
+
 register = template.Library()
 
 
@@ -15,4 +17,4 @@ def display_name(user: Any) -> str:
     profile = getattr(user, "profile", None)
     if profile is not None:
         return profile.name
-    return user.get_username() if hasattr(user, "get_username") else ""
+    return Profile.shown_name(None, user.get_username()) if hasattr(user, "get_username") else ""

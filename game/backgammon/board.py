@@ -471,7 +471,7 @@ def board_svg(
     title = escape(_("Backgammon board"))
     return (
         f'<svg class="bg-svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="group" '
-        f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg" style="direction:ltr" '
+        f'aria-label="{title}" xmlns="http://www.w3.org/2000/svg" direction="ltr" '
         f'data-home="{home}"><title>{title}</title><desc>{escape(summary)}</desc>'
         f"{''.join(parts)}</svg>"
     )

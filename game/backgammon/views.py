@@ -72,6 +72,8 @@ def board_partial(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.game != "backgammon":
         raise Http404("not a backgammon table")
     owner = access.owner_from_request(request)
+    if not access.may_see(table, owner, request.GET.get("invite")):
+        raise Http404("no such table")  # a private table: not admitted to exist
     seat = access.seat_of(table, owner)
 
     def refuse(code: str, status: int, text: str | None = None) -> HttpResponse:
@@ -239,6 +241,10 @@ def replay_page(
             "players": [bgrender.who(s, seat, names) for s in (0, 1)],
         },
         "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(query),
+        # the viewer's own mistakes as puzzles (tutorials.mistakes): for a seat's player only
+        "mistakes_url": reverse("tutorials:own_hand", args=[table.pk, hand])
+        if seat is not None
+        else "",
     }
     return render(request, "backgammon/replay.html", context)
 

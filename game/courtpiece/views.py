@@ -258,6 +258,10 @@ def replay_page(
         "stepper": steps.replay_data(finished, names),
         "places": ("top", "left", "right", "bottom"),
         "analysis_url": reverse("api_analysis", args=[table.pk]) + "?" + urlencode(analysis_query),
+        # the viewer's own mistakes as puzzles (tutorials.mistakes): for a seat's player only
+        "mistakes_url": reverse("tutorials:own_hand", args=[table.pk, hand])
+        if seat is not None
+        else "",
     }
     return render(request, "courtpiece/replay.html", context)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.models import Seat, Table
+from game.tables.errors import TableError
 from game.tables.store import rows
 
 
@@ -57,10 +58,19 @@ def owner_from_scope(scope: dict[str, Any]) -> Owner:
     return Owner(user=user, guest_key=key or None)
 
 
+MAX_SECRET = 128  # characters: invites and guest keys are token_urlsafe's, about 32
+
+
 def _same_secret(given: Any, stored: str) -> bool:
-    return isinstance(given, str) and bool(given) and bool(stored) and hmac.compare_digest(
-        given.encode(), stored.encode()
-    )
+    """Whether ``given`` (from a client: anything at all) is the secret ``stored``. Only a
+    string of at most MAX_SECRET printable ASCII characters can be (a secret is
+    ``secrets.token_urlsafe``'s): anything else is simply wrong, never an error (a lone
+    surrogate cannot even be encoded), and the comparison is of bytes, in constant time."""
+    if not isinstance(given, str) or not given or not stored or len(given) > MAX_SECRET:
+        return False
+    if not given.isascii() or not given.isprintable():
+        return False
+    return hmac.compare_digest(given.encode("ascii"), stored.encode("utf-8"))
 
 
 def holds(seat: Seat, owner: Owner) -> bool:
@@ -102,6 +112,15 @@ def may_watch(table: Table, owner: Owner, invite: Any, seat: int | None) -> bool
     return bool(table.spectators) and (
         not table.private or is_host(table, owner) or has_invite(table, invite)
     )
+
+
+def visible(table_id: Any, owner: Owner, invite: Any = None) -> Table:
+    """The table ``table_id`` if ``owner`` may see it (:func:`may_see`); ``not_found``
+    alike for a private table they may not and for no table at all."""
+    table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
+    if table is None or not may_see(table, owner, invite):
+        raise TableError("not_found", f"no table {table_id}")
+    return table
 
 
 def may_see(table: Table, owner: Owner, invite: Any = None) -> bool:

@@ -32,7 +32,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game.models import HandAnalysis, Table
-from game.tables import access, registry
+from game.tables import access, inbound, registry
 from game.tables.errors import TableError
 from game.tables.store import replay
 
@@ -65,9 +65,10 @@ class Pending:
 
 
 def parse_hand(raw: str) -> int:
-    if not raw.isdigit() or int(raw) < 1:
+    hand = inbound.digits(raw)  # ASCII digits only: "²" passes str.isdigit() and int() raises
+    if hand is None or hand < 1:
         raise TableError("bad_request", "hand must be a whole number from 1")
-    return int(raw)
+    return hand
 
 
 def look_up(

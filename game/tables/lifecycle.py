@@ -204,17 +204,17 @@ def _start(table: Table) -> None:
 
 
 def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | None = None) -> Table:
-    if not owner.is_user:
-        raise TableError("needs_account", "sign in or create an account to take a seat")
+    """``owner`` sits at ``seat``. A private table without its invite (to anyone but its
+    host and its players) is ``not_found``, before anything else is said about it."""
     with transaction.atomic():
         table = rows.locked(table_id)
         seats = rows.seats_of(table)
+        if not access.may_see(table, owner, invite):
+            raise TableError("not_found", f"no table {table_id}")
+        if not owner.is_user:
+            raise TableError("needs_account", "sign in or create an account to take a seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
             raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
-        if table.private and not access.is_host(table, owner) and not access.has_invite(
-            table, invite
-        ):
-            raise TableError("forbidden", "this table is private: you need its invite link")
         if table.status != Table.WAITING:
             raise TableError("conflict", "the table has already started")
         held = access.seat_of(seats, owner)
@@ -238,6 +238,8 @@ def _locked_with_seat(table_id: int, owner: access.Owner) -> tuple[Table, list[S
     seats = rows.seats_of(table)
     number = access.seat_of(seats, owner)
     if number is None:
+        if not access.may_see(table, owner):  # a private table: not admitted to exist
+            raise TableError("not_found", f"no table {table_id}")
         raise TableError("not_seated", "you hold no seat at this table")
     return table, seats, number
 
@@ -290,6 +292,8 @@ def start_table(*, table_id: int, owner: access.Owner) -> Table:
     """Host only: empty seats become bots and play begins."""
     with transaction.atomic():
         table = rows.locked(table_id)
+        if not access.may_see(table, owner):  # a private table: not admitted to exist
+            raise TableError("not_found", f"no table {table_id}")
         if not access.is_host(table, owner):
             raise TableError("forbidden", "only the host starts the table")
         if table.status != Table.WAITING:

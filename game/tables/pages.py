@@ -25,6 +25,7 @@ from game.tables import (
     fairbox,
     frames,
     html,
+    inbound,
     lifecycle,
     mine,
     names,
@@ -364,10 +365,8 @@ def _guest_sits(request: HttpRequest, table_id: int, number: int, invite: str) -
 
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
-    try:
-        number = int(request.POST.get("seat", ""))
-    except ValueError:
-        number = -1
+    found = inbound.digits(request.POST.get("seat", ""))  # ASCII digits: not "１" or "²"
+    number = -1 if found is None else found
     invite = request.POST.get("invite") or None
     if not access.owner_of_request(request).is_user:
         return _guest_sits(request, table_id, number, invite or "")

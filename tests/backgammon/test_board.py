@@ -110,7 +110,7 @@ def test_home_board_on_either_side_numbered_from_the_viewer(home: str) -> None:
             assert x1 > x6 > x7 > x12 and x13 < x24 and abs(x1 - x24) < 1
         else:
             assert x1 < x6 < x7 < x12 and x13 > x24 and abs(x1 - x24) < 1
-        assert f'data-home="{home}"' in html and "direction:ltr" in html
+        assert f'data-home="{home}"' in html and 'direction="ltr"' in html
         # each seat sees its own 24-point holding its two back checkers
         el = parse(html)
         stacks = {

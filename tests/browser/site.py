@@ -89,3 +89,17 @@ def console_errors(page: Any) -> list[str]:
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     return errors
+
+
+# The guide's sections off screen are laid out only when scrolled near (content-visibility:
+# auto), and a full-page capture or a measure of the page does not count as near. Set
+# through the CSSOM: the pages' Content-Security-Policy refuses an added <style> element
+# (Playwright's add_style_tag), not a script's change to an element's style.
+SHOW_EVERY_SECTION = (
+    "() => document.querySelectorAll('.guide > section')"
+    ".forEach(s => { s.style.contentVisibility = 'visible'; })"
+)
+
+
+def show_every_section(page: Any) -> None:
+    page.evaluate(SHOW_EVERY_SECTION)

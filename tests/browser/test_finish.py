@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from guide.pages import PAGES, url_name_and_kwargs
+from tests.browser.site import show_every_section
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OVERLAPS = (Path(__file__).with_name("figure_overlaps.js")).read_text(encoding="utf-8")
-SHOW_ALL = ".guide > section { content-visibility: visible; }"
 
 # Where the ink of an element's first line really starts: the canvas measures the glyphs'
 # rise above the baseline in the element's own (web) font, which a box never shows.
@@ -52,7 +52,7 @@ def test_no_figure_text_overlaps_another_or_a_cards_border(
     figures_seen = 0
     for path in _paths(lang):
         page.goto(f"{live_server.url}{path}")  # type: ignore[attr-defined]
-        page.add_style_tag(content=SHOW_ALL)
+        show_every_section(page)
         figures_seen += page.locator("figure svg").count()
         found += [(path, *hit) for hit in page.evaluate(OVERLAPS)]
         if path.endswith(("/rules/hidden-rung/", "/rules/rung/")):
@@ -91,7 +91,7 @@ def test_house_rules_options_table_fits_a_phone(
     page = context.new_page()
     for lang in ("en", "hi", "ur"):
         page.goto(f"{live_server.url}/{lang}/house-rules/")  # type: ignore[attr-defined]
-        page.add_style_tag(content=SHOW_ALL)
+        show_every_section(page)
         assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
         # Every table fits its box, and no cell is squeezed to a word a line.
         tables = page.evaluate(
@@ -112,7 +112,7 @@ def test_urdu_strong_is_really_bold(
     context = browser.new_context(viewport={"width": 390, "height": 800})  # type: ignore[attr-defined]
     page = context.new_page()
     page.goto(f"{live_server.url}/ur/rules/rung/")  # type: ignore[attr-defined]
-    page.add_style_tag(content=SHOW_ALL)
+    show_every_section(page)
     strong = page.locator("article strong").first
     strong.scroll_into_view_if_needed()
     assert strong.evaluate("el => getComputedStyle(el).fontWeight") == "700"

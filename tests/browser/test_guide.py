@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.site import show_every_section
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # (language, direction, the web font its text must be set in; English uses system fonts)
@@ -61,7 +63,7 @@ def test_rules_page_renders(
         # Sections off screen are painted only when scrolled near (content-visibility), and
         # a full-page capture does not count as near: paint them all, as a reader scrolling
         # down would see them, for the screenshot.
-        page.add_style_tag(content=".guide > section { content-visibility: visible; }")
+        show_every_section(page)
         page.screenshot(path=str(artifacts_dir / f"guide-rules-{lang}-{width}.png"), full_page=True)
         assert errors == []
         context.close()
@@ -113,7 +115,7 @@ def test_every_page_fits_a_phone(browser: object, live_server: object) -> None:
                 path = reverse(name, kwargs=kwargs)
             page.goto(f"{live_server.url}{path}")  # type: ignore[attr-defined]
             # Paint every section so the whole page is measured, not just the first screen.
-            page.add_style_tag(content=".guide > section { content-visibility: visible; }")
+            show_every_section(page)
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             if overflow > 0:
                 too_wide.append((path, overflow))

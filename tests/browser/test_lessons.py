@@ -171,7 +171,7 @@ def test_a_wrong_typed_number_is_ready_to_be_typed_again(page: Any, live_server:
     page.wait_for_selector(f'input[name=step][value="{step.id}"]', state="attached")
     _answer(page, step, step.a_wrong_answer())
     page.wait_for_selector("#feedback .feedback--wrong")
-    page.wait_for_function("document.activeElement.name === 'answer'")
+    page.wait_for_function("() => document.activeElement.name === 'answer'")
     assert "<input" in _focused(page)
     page.keyboard.type(sorted(step.correct())[0])  # the wrong number was selected
     page.keyboard.press("Enter")
@@ -310,7 +310,7 @@ def test_bg_move_checkers_on_the_board_by_click_and_by_keyboard(
         assert label and not re.search(r"[A-Za-z]", label), label
         page.keyboard.press("Enter")
         _wait_for_steps(page, n)
-        page.wait_for_function("document.activeElement.closest('.lesson-board') !== null")
+        page.wait_for_function("() => document.activeElement.closest('.lesson-board') !== null")
     assert "data-bg-action" in _focused(page) and "confirm" in _focused(page)
     assert _serious(page) == []
     shot = artifacts_dir / "lesson-bg-dice-ur-board-keyboard.png"
@@ -318,7 +318,7 @@ def test_bg_move_checkers_on_the_board_by_click_and_by_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_selector("#feedback .feedback--right")
     assert "13/5(2)" in page.locator("#feedback").inner_text()
-    page.wait_for_function("document.activeElement.classList.contains('button')")
+    page.wait_for_function("() => document.activeElement.classList.contains('button')")
     assert errors == []
 
 

@@ -80,7 +80,9 @@ def test_canonical_drops_the_query_string(client: Client) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_faq_pages_carry_faqpage_structured_data(client: Client, lang: str) -> None:
     html = client.get(f"/{lang}/faq/court-piece/").content.decode()
-    match = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    # With the response's CSP nonce (tests/site/test_headers.py checks it is the header's).
+    script = r'<script type="application/ld\+json" nonce="[^"]+">(.*?)</script>'
+    match = re.search(script, html, re.S)
     assert match
     data = json.loads(match.group(1))
     page = get_page(lang, "faq-court-piece")

@@ -36,6 +36,7 @@ from game.tables.store import replay
 from game.tables.transport import clock, consumers
 
 ORIGIN = (b"origin", b"http://testserver")
+HOST = (b"host", b"testserver")  # the socket's own origin is its Host's (baithak.origin)
 CARD = re.compile(r"(?<![A-Za-z0-9])[AKQJT98765432][SHDC](?![A-Za-z0-9])")
 
 
@@ -120,7 +121,7 @@ def guest_session() -> tuple[str, bytes]:
 def socket(table_id: int, cookie: bytes | None = None, fmt: str = "json", extra: str = "") -> Any:
     from baithak.asgi import application
 
-    headers = [ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
+    headers = [HOST, ORIGIN] + ([(b"cookie", cookie)] if cookie else [])
     path = f"/ws/tables/{table_id}/?format={fmt}{extra}"
     return WebsocketCommunicator(application, path, headers=headers)
 

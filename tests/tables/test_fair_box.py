@@ -93,7 +93,7 @@ def test_only_a_seated_player_sets_a_seed(users: list[Any]) -> None:
     ("/en/play/new/", {"variant": "be_ranga", "bots": ["1", "2", "3"],
                                   "move_seconds": "30", "spectators": "on"}),
     ("/en/play/new/backgammon/", {"bot": "on", "length": "1", "move_seconds": "30",
-                                  "bot_level": "easy", "start": "standard",
+                                  "bot_level": "intermediate", "start": "standard",
                                   "auto_doubles": "0", "spectators": "on"}),
 ])
 def test_a_table_against_bots_takes_the_players_seed_from_the_form(

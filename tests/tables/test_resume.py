@@ -272,14 +272,14 @@ def test_the_lobby_socket_lists_open_tables_and_updates_live(users: list[Any]) -
     from baithak.asgi import application
     from channels.testing import WebsocketCommunicator
 
-    from tests.tables.live import ORIGIN
+    from tests.tables.live import HOST, ORIGIN
 
     lifecycle.create_table(
         game="courtpiece", owner=owner(users[0]), private=True, move_seconds=None
     )
 
     async def body() -> None:
-        comm = WebsocketCommunicator(application, "/ws/lobby/?format=json", headers=[ORIGIN])
+        comm = WebsocketCommunicator(application, "/ws/lobby/?format=json", headers=[HOST, ORIGIN])
         assert (await comm.connect())[0]
         first = await comm.receive_json_from(timeout=5)
         assert first == {"type": "lobby", "tables": []}  # private tables are not listed

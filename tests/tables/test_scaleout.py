@@ -86,7 +86,7 @@ print("RESULT:" + json.dumps({
 """
 
 
-def _services_up() -> str | None:
+def services_up() -> str | None:
     try:
         import psycopg
 
@@ -185,7 +185,7 @@ class Cluster:
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    reason = _services_up()
+    reason = services_up()
     if reason:
         pytest.skip(reason)
     import psycopg

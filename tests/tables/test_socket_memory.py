@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from channels.layers import get_channel_layer
 
 from game.tables.transport import consumers
 from tests.tables.live import four_player_table, frames, run, session_cookie, socket
@@ -68,14 +67,16 @@ async def client_closes(comm: Any, consumer: consumers.TableConsumer) -> None:
 
 
 async def handler_fails(comm: Any, consumer: consumers.TableConsumer) -> None:
-    """An error inside the socket's handling (here a message of a type it has no handler
-    for): the socket ends with the error, and its task keeps the error's traceback."""
-    await get_channel_layer().send(consumer.channel_name, {"type": "no.such.thing"})
-    # Waited for as daphne does (its application checker reads the error off the done
-    # task), not by raising it here: a traceback through the test's own frames, which
-    # hold the communicator and so the task, would be a cycle of the test's making.
+    """A socket ended by an exception rather than by its client: here its task cancelled
+    (as a server shutting down does; a handler's own fault no longer ends a socket, it is
+    answered ``malformed``). The exception goes through the socket's clean-up and is
+    raised again, and the task keeps its traceback."""
+    comm.future.cancel()
+    # Waited for as daphne does (its application checker reads the end off the done task),
+    # not by raising it here: a traceback through the test's own frames, which hold the
+    # communicator and so the task, would be a cycle of the test's making.
     await asyncio.wait([comm.future], timeout=5)
-    assert "No handler" in str(comm.future.exception())
+    assert comm.future.cancelled()
 
 
 def alive(refs: list[weakref.ref[consumers.TableConsumer]]) -> int:

@@ -183,3 +183,34 @@ def test_bg_3_moving_by_hand_says_back_the_play(client: Client) -> None:
     right = client.post(url, {"step": step.id, "answer": ["13", "8"]})  # 13/7 8/7
     assert "feedback--right" in right.content.decode()
     assert "13/7 8/7" in right.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("answer", [["13", "²"], ["¹³", "8"], ["١٣", "8"], "²", ["13", "8" * 40]])
+def test_a_move_answer_of_other_digits_is_malformed_not_a_fault(client: Client, answer) -> None:
+    """str.isdigit() takes "²" and "١٣", which int() refuses or reads: only ASCII digits are
+    points (issue 26)."""
+    from tutorials.lessons import BY_SLUG
+
+    lesson = BY_SLUG["bg-moving"]
+    url = "/en/learn/bg-moving/"
+    step = next(s for s in lesson.steps if s.widget == "move")
+    for earlier in lesson.steps[: lesson.steps.index(step)]:
+        client.post(url, {"step": earlier.id, "answer": sorted(earlier.correct())[0]})
+    bad = client.post(url, {"step": step.id, "answer": answer})
+    assert bad.status_code == 400
+    assert "feedback--invalid" in bad.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("answer", ["²", "-²", "١", "１"])
+def test_a_number_answer_of_other_digits_is_malformed(client: Client, answer: str) -> None:
+    lesson, step = next(
+        (lesson, step) for lesson in LESSONS for step in lesson.steps if step.widget == "number"
+    )
+    url = f"/en/learn/{lesson.slug}/"
+    for earlier in lesson.steps[: lesson.steps.index(step)]:
+        client.post(url, {"step": earlier.id, "answer": sorted(earlier.correct())[0]})
+    bad = client.post(url, {"step": step.id, "answer": answer})
+    assert bad.status_code == 400
+    assert "feedback--invalid" in bad.content.decode()

@@ -170,7 +170,8 @@ class BgMove(BgStep):
     def sources_of(answer: str) -> list[int | None] | None:
         """The chooser's "13,8" (empty for a die not used) as points, else None."""
         parts = answer.replace(" ", "").split(",")
-        if not all(p == "" or p.isdigit() for p in parts):
+        # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+        if not all(p == "" or (p.isascii() and p.isdigit() and len(p) <= 2) for p in parts):
             return None
         return [int(p) if p else None for p in parts]
 

@@ -1,30 +1,34 @@
 """The JSON HTTP API of the live tables, exactly as docs/TABLE_PROTOCOL.md describes it.
 
 Every POST needs the ``X-CSRFToken`` header (the ``csrftoken`` cookie's value); errors are
-``{"error": "…", "code": "…"}`` with 400, 403, 404 or 409, also for a failed CSRF check.
+``{"error": "…", "code": "…"}`` with 400, 403, 404 or 409, also for a failed CSRF check, a
+body too large or too deep, a path no view has (:func:`not_found`) and a fault of ours
+(500, logged): an /api/ client never gets a page.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from game.models import Table
-from game.tables import access, analysis, frames, lifecycle, mine, records, registry
+from game.tables import access, analysis, frames, inbound, lifecycle, mine, records, registry
 from game.tables.errors import TableError
 
 log = logging.getLogger(__name__)
+MAX_BODY = 16 * 1024  # bytes of a JSON body: a new table's is a few hundred
+
 _csrf = CsrfViewMiddleware(lambda request: None)  # type: ignore[arg-type, return-value]
 
 
@@ -49,6 +53,11 @@ def api(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[..., 
                 return view(request, *args, **kwargs)
             except TableError as exc:
                 return _error(exc.code, exc.message, exc.http_status)
+            except RequestDataTooBig:
+                return _error("bad_request", f"a body is at most {MAX_BODY} bytes", 413)
+            except Exception:  # a fault of ours: logged, and still answered in JSON
+                log.exception("%s %s failed", request.method, request.path)
+                return _error("server_error", "something went wrong on our side", 500)
 
         return inner
 
@@ -56,15 +65,14 @@ def api(*methods: str) -> Callable[[Callable[..., JsonResponse]], Callable[..., 
 
 
 def _body(request: HttpRequest) -> dict[str, Any]:
-    if not request.body:
-        return {}
+    """The JSON object the request carries, decoded within limits (game.tables.inbound)."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    if not length.isascii() or not length.isdigit() or int(length) > MAX_BODY:
+        raise TableError("bad_request", f"the body must be JSON, at most {MAX_BODY} bytes")
     try:
-        body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        raise TableError("bad_request", "the body must be JSON") from None
-    if not isinstance(body, dict):
-        raise TableError("bad_request", "the body must be a JSON object")
-    return body
+        return inbound.body(request.body, max_bytes=MAX_BODY)
+    except inbound.Malformed as exc:
+        raise TableError("bad_request", f"the body must be a JSON object: {exc.message}") from None
 
 
 def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
@@ -120,16 +128,13 @@ def tables(request: HttpRequest) -> JsonResponse:
     return JsonResponse(_summary(table, request), status=201)
 
 
-def _table(table_id: int) -> Table:
-    try:
-        return Table.objects.get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError("not_found", f"no table {table_id}") from None
-
-
 @api("GET")
 def table(request: HttpRequest, table_id: int) -> JsonResponse:
-    return JsonResponse(_summary(_table(table_id), request))
+    """A private table is a 404 to anyone without its invite (``?invite=``), its host and
+    its players excepted, exactly as a table that does not exist."""
+    owner = access.owner_of_request(request)
+    found = access.visible(table_id, owner, request.GET.get("invite"))
+    return JsonResponse(_summary(found, request))
 
 
 @api("POST")
@@ -169,16 +174,19 @@ def start(request: HttpRequest, table_id: int) -> JsonResponse:
 
 @api("GET")
 def record(request: HttpRequest, table_id: int) -> JsonResponse:
-    raw = request.GET.get("hand", "")
-    if not raw.isdigit():
+    hand = inbound.digits(request.GET.get("hand", ""))  # ASCII digits: "²" is no number
+    if hand is None:
         raise TableError("bad_request", "hand must be a whole number from 1")
     # A private table's hands are for its players, its host and its invite link only
     # (as its replay pages): to anyone else it does not exist.
-    if not access.may_see(
-        _table(table_id), access.owner_of_request(request), request.GET.get("invite") or ""
-    ):
-        raise TableError("not_found", f"no table {table_id}")
-    return JsonResponse(records.hand_record(table_id, int(raw)))
+    access.visible(table_id, access.owner_of_request(request), request.GET.get("invite"))
+    return JsonResponse(records.hand_record(table_id, hand))
+
+
+@api("GET", "POST")
+def not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Any other /api/ path: a 404 in JSON, as every answer here is."""
+    raise TableError("not_found", "no such API path")
 
 
 def _analysis_look_up(request: HttpRequest, table_id: int, hand: int) -> Any:

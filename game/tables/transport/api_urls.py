@@ -1,7 +1,7 @@
 """/api/…: the live tables' JSON API (docs/TABLE_PROTOCOL.md). Paths take no trailing slash,
 as the protocol writes them; one is accepted too."""
 
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, re_path
 
 from game.tables.transport import api
 
@@ -18,3 +18,4 @@ _ROUTES = [
 
 urlpatterns: list[URLPattern] = [path(route, view, name=name) for route, view, name in _ROUTES]
 urlpatterns += [path(route + "/", view) for route, view, _name in _ROUTES]
+urlpatterns += [re_path(r"^(?P<rest>.*)$", api.not_found)]  # the rest: 404, in JSON too

@@ -31,6 +31,7 @@ from game.tables import (
     fastmoves,
     frames,
     html,
+    inbound,
     limits,
     moves,
     notices,
@@ -41,17 +42,28 @@ from game.tables.groups import LOBBY_GROUP, group_name
 from game.tables.store.db import socket_db as database_sync_to_async
 from game.tables.transport import clock
 
+try:  # daphne's WebSocket library: what its send raises once the socket is closing
+    from autobahn.exception import Disconnected
+except ImportError:  # pragma: no cover - another server
+    Disconnected = ConnectionError  # type: ignore[assignment, misc]
+
 log = logging.getLogger(__name__)
 
-MAX_FRAME = 2048  # bytes; the longest legal frame is well under 200
+
+async def _send_nothing(message: dict[str, Any]) -> None:
+    """A closed socket's send: nothing goes out any more."""
+
+MAX_FRAME = inbound.MAX_FRAME  # bytes; the longest legal frame is well under 200
 BURST = limits.BURST  # frames a client may send at once, over all its sockets ...
 RATE = limits.RATE  # ... refilled at this many per second
-TYPES = ("action", "ping", "emote")
+TYPES = inbound.TYPES
 
 
 def _table_access(table_id: int, owner: access.Owner, invite: str) -> dict[str, Any]:
+    """Whether the table is there for ``owner`` (a private one without its invite is not,
+    as for its page: refused at the handshake), their seat, and whether they may watch."""
     table = Table.objects.filter(pk=table_id).first()
-    if table is None:
+    if table is None or not access.may_see(table, owner, invite):
         return {"exists": False}
     seat = access.seat_of(table, owner)
     return {
@@ -155,7 +167,20 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
                 self.channel_layer.receive, self.channel_name
             )
             sources.append(self.channel_receive)
-        self.base_send = send
+        self.closing = False  # the server said the socket is closing: nothing more to send
+
+        async def send_while_open(message: dict[str, Any]) -> None:
+            """The server's send, but a socket the client is closing (its close frame on
+            the way, its ``websocket.disconnect`` not yet here) takes nothing more, as
+            one already closed does: a frame sent then is dropped, not an error."""
+            if self.closing:
+                return
+            try:
+                await send(message)
+            except Disconnected:
+                self.closing = True
+
+        self.base_send = send_while_open
         self.turn = Turn()  # one message at a time (see serve)
         self.loop = asyncio.get_running_loop()
         ended_by: BaseException | None = None
@@ -169,6 +194,9 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
         # thread, which raises it there, and the error's traceback then holds the frame
         # that holds the error (a cycle keeping the whole socket: see serve).
         await self._ended()
+        # send_while_open holds this consumer (its ``closing``), and the consumer holds it:
+        # let go of it, so a closed socket is freed by reference counting.
+        self.base_send = _send_nothing
         if ended_by is not None:
             try:
                 raise ended_by
@@ -176,8 +204,9 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
                 del ended_by
 
     async def _ended(self) -> None:
-        """The socket is done, cleanly or not (Channels calls ``disconnect`` only for
-        the first)."""
+        """The socket is done, cleanly or not: Channels calls ``disconnect`` only when the
+        client's ``websocket.disconnect`` arrives, so whatever else ended it (an error, a
+        cancelled task) the clean-up runs here."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -233,6 +262,7 @@ class TableConsumer(_NoConnectionHop):
         self.seat = admitted["seat"]
         self.group = group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.grouped = True
         LOCAL_SOCKETS.setdefault(self.group, weakref.WeakSet()).add(self)
         if self.seat is not None:
             await database_sync_to_async(presence.seat_connected)(
@@ -242,10 +272,13 @@ class TableConsumer(_NoConnectionHop):
         await self._send_state(force=True)
 
     async def disconnect(self, code: int) -> None:
-        group = getattr(self, "group", None)
-        if group is not None:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if self.marked and self.seat is not None:
+        """Out of the table's group, and the seat's socket counted closed (presence):
+        once, whether the client closed it or anything else ended it (``_ended``)."""
+        self.closing = True
+        if getattr(self, "grouped", False):
+            self.grouped = False
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "marked", False) and self.seat is not None:
             self.marked = False
             await database_sync_to_async(presence.seat_disconnected)(
                 table_id=self.table_id, seat=self.seat, channel=self.channel_name
@@ -268,6 +301,27 @@ class TableConsumer(_NoConnectionHop):
                 await database_sync_to_async(limits.release)(self.channel_name)
             except Exception:  # the row then goes with this process's heartbeat
                 log.exception("a closed socket's place could not be given back")
+        try:
+            await self.disconnect(1006)  # a no-op after the client's own disconnect
+        except Exception:
+            log.exception("the clean-up of a socket to table %s failed", group)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """One message, which never ends the socket by an error: a frame that could not be
+        handled is answered ``malformed`` (and logged, for it is a fault of ours), a
+        change that could not be sent is sent in full with the next one."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            if message.get("type") == "websocket.connect":
+                raise  # refused at the handshake (disconnect still runs: _ended)
+            log.exception("table %s: a %s message failed", self.table_id, message.get("type"))
+            self.last_sent = None
+            if message.get("type") == "websocket.receive":
+                with contextlib.suppress(Exception):
+                    await self._error("malformed", "this frame could not be handled")
 
     # ------------------------------------------------------------------ frames in
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -277,19 +331,10 @@ class TableConsumer(_NoConnectionHop):
                 f"at most {BURST} frames at once, {RATE:g} a second, over all your sockets",
             )
             return
-        if text_data is None:
-            await self._error("malformed", "frames are JSON text")
-            return
-        if len(text_data.encode("utf-8")) > MAX_FRAME:
-            await self._error("malformed", f"a frame is at most {MAX_FRAME} bytes")
-            return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            await self._error("malformed", "not JSON")
-            return
-        if not isinstance(message, dict) or message.get("type") not in TYPES:
-            await self._error("malformed", f"a frame is an object with type one of {TYPES}")
+        try:  # size, nesting and every field's type checked (game.tables.inbound)
+            message = inbound.frame(text_data, self.format)
+        except inbound.Malformed as exc:
+            await self._error("malformed", exc.message)
             return
         handler = getattr(self, f"_on_{message['type']}")
         await handler(message)
@@ -298,16 +343,9 @@ class TableConsumer(_NoConnectionHop):
         await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def _on_action(self, message: dict[str, Any]) -> None:
-        action, version = message.get("action"), message.get("version")
-        # htmx's ws-send posts form fields as strings; programs must send an int.
-        if self.format == "html" and isinstance(version, str) and version.isdigit():
-            version = int(version)
-        if not isinstance(action, str) or not 0 < len(action) <= 64:
-            await self._error("malformed", "action must be a non-empty string")
-            return
-        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-            await self._error("malformed", "version must be a whole number")
-            return
+        # Checked by inbound.frame: a non-empty string, and a whole number (from htmx's
+        # ws-send a form field's ASCII digits; programs must send an int).
+        action, version = message["action"], message["version"]
         resync = False
         try:
             try:  # the common case on the loop itself (see game.tables.fastmoves)
@@ -384,10 +422,7 @@ class TableConsumer(_NoConnectionHop):
         return served
 
     async def _on_emote(self, message: dict[str, Any]) -> None:
-        emote = message.get("emote")
-        if not isinstance(emote, str):
-            await self._error("malformed", "emote must be a string")
-            return
+        emote = message["emote"]
         try:
             await database_sync_to_async(emotes.send_emote)(
                 table_id=self.table_id, owner=self.owner, emote=emote
@@ -490,6 +525,11 @@ class LobbyConsumer(_NoConnectionHop):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def _ended(self) -> None:  # out of the group however the socket ended
+        if self.channel_layer is not None:
+            with contextlib.suppress(Exception):
+                await self.disconnect(1006)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         return  # the lobby is watched, not talked to
