@@ -9,7 +9,14 @@ SQLite database (a guest plays random legal actions, the bots their own); then e
 hand's analysis is asked for through Django's test client, which runs the async view as
 the server does. Wall time of the request, p50 and p95; the machine's other load counts.
 
-    .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4]
+"cold" is with the analysis ahead off (TABLES_ANALYSIS_AHEAD): the request computes it.
+"ahead" plays with it on and asks right as the hand (game) ends, as a replay opened at
+once would: the answer is then the background computation's, waited for (a 503 with
+Retry-After is asked again, as the page does); "ahead_done" is how long after the hand's
+end the background thread had stored it (the last of a run's tables, from the end of
+its hand).
+
+    .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4] [--ahead 10]
 
 Prints the figures and writes them to bench/results/<date>-analysis.json (history.py).
 """
@@ -50,6 +57,7 @@ def _setup(tmp: Path) -> None:
     settings.TABLES_BOT_PAUSE = (0.0, 0.0)
     settings.TABLES_TRICK_PAUSE = 0.0
     settings.TABLES_HAND_PAUSE = 0.0
+    settings.TABLES_ANALYSIS_AHEAD = False  # "cold": the first request computes it
     call_command("migrate", "--noinput", verbosity=0)
 
 
@@ -113,6 +121,93 @@ def _time(client: Any, url: str) -> float:
     return took
 
 
+def _time_until_ready(client: Any, url: str) -> float:
+    """The request, asked again after Retry-After while the analysis is being computed
+    (the replay page does the same): wall time until the answer."""
+    start = time.perf_counter()
+    while True:
+        answer = client.get(url)
+        if answer.status_code != 503:
+            break
+        time.sleep(float(answer.get("Retry-After", "2")))
+    took = time.perf_counter() - start
+    assert answer.status_code == 200, answer.content[:300]
+    return took
+
+
+def _ahead(game: str, want: Any, seeds: range) -> dict[str, Any]:
+    """Tables played with the analysis ahead on; each hand's analysis asked for right
+    as it ends."""
+    from django.conf import settings
+    from django.test import Client
+
+    from game.tables import ahead
+
+    settings.TABLES_ANALYSIS_AHEAD = True
+    first, done = [], []
+    try:
+        for seed in seeds:
+            variant = "rung" if game == "courtpiece" else ""
+            table_id, hand, _guest = _play(game, variant, want, seed)
+            ended = time.perf_counter()
+            url = f"/api/tables/{table_id}/analysis?hand={hand}"
+            first.append(_time_until_ready(Client(), url))
+            ahead.drain()
+            done.append(time.perf_counter() - ended)
+    finally:
+        settings.TABLES_ANALYSIS_AHEAD = False
+    ms = [1000 * x for x in first]
+    ms_done = [1000 * x for x in done]
+    return {
+        "n": len(first),
+        "first_request_p50_ms": round(_percentile(ms, 0.5), 1),
+        "first_request_p95_ms": round(_percentile(ms, 0.95), 1),
+        "ahead_done_p50_ms": round(_percentile(ms_done, 0.5), 1),
+        "ahead_done_p95_ms": round(_percentile(ms_done, 0.95), 1),
+    }
+
+
+def _dds_cpu(hands: int) -> dict[str, Any]:
+    """CPU a hand (process time, so the machine's load counts less) of the double-dummy
+    analysis as it is (``doubledummy.analyse``: best cards only, from the last card
+    back, the card played scored by the next position) against scoring every card of
+    every position with solve_board, on the same random Rung hands; each twice, in turn."""
+    from game.courtpiece import doubledummy
+    from game.engine import courtpiece as cp
+    from tests.bots.helpers import play_hand, random_legal
+
+    found = []
+    for seed in range(100, 100 + hands):
+        rng = random.Random(seed)
+        for attempt in range(20):
+            hand, _n = play_hand(cp.Rules("rung"), f"dds-{seed}-{attempt}",
+                                 [random_legal(rng)] * 4, dealer=seed % 4)
+            if hand.trump and doubledummy.plays(hand):
+                found.append(hand)
+                break
+
+    def every_card(hand: Any) -> None:
+        for p in doubledummy.positions(hand):
+            doubledummy.solve(doubledummy.deal_at(p["hands"], hand.trump, p["leader"], p["before"]))
+
+    cpu: dict[str, list[float]] = {"every_card": [], "analyse": []}
+    for _round in range(2):
+        for name, fn in (("every_card", every_card), ("analyse", doubledummy.analyse)):
+            for hand in found:
+                start = time.process_time()
+                fn(hand)
+                cpu[name].append(1000 * (time.process_time() - start))
+    out: dict[str, Any] = {"hands": len(found)}
+    for name, ms in cpu.items():
+        out[f"{name}_cpu_mean_ms"] = round(sum(ms) / len(ms), 1)
+        out[f"{name}_cpu_p50_ms"] = round(_percentile(ms, 0.5), 1)
+        out[f"{name}_cpu_p95_ms"] = round(_percentile(ms, 0.95), 1)
+    out["ratio_of_means"] = round(
+        out["analyse_cpu_mean_ms"] / out["every_card_cpu_mean_ms"], 3
+    )
+    return out
+
+
 def _figures(cold: list[float], stored: list[float]) -> dict[str, Any]:
     ms = [1000 * x for x in cold]
     ms_stored = [1000 * x for x in stored]
@@ -140,6 +235,9 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--knowable", type=int, default=4)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--dds-hands", type=int, default=30)
+    parser.add_argument("--ahead", type=int, default=10, help="Court Piece tables (and a "
+                        "quarter as many backgammon games) with the analysis ahead on")
     args = parser.parse_args()
     run = history.begin("analysis")
     with tempfile.TemporaryDirectory() as tmp:
@@ -149,6 +247,8 @@ def main() -> None:
         from game.backgammon import bot
 
         figures: dict[str, Any] = {}
+        figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
+        print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
         cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
         figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
         print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
@@ -172,7 +272,17 @@ def main() -> None:
         bot.equities(["4HPwATDgc/ABMA"], 0)  # the workers up first: a server's are warm
         figures["backgammon_equity"] = _measure(Client(), bg_tables)
         print("Backgammon, equity:", figures["backgammon_equity"])
+        figures["courtpiece_ahead"] = _ahead(
+            "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
+        )
+        print("Court Piece, ahead:", figures["courtpiece_ahead"])
+        figures["backgammon_ahead"] = _ahead(
+            "backgammon", _bg_over, range(2000, 2000 + max(1, args.ahead // 4))
+        )
+        print("Backgammon, ahead:", figures["backgammon_ahead"])
         bot.shutdown()
+        figures["load_average"] = [round(x, 2) for x in os.getloadavg()]
+        print("load average (1, 5, 15 min):", figures["load_average"])
     path = history.write(run, figures)
     print("written to", path.relative_to(ROOT))
 

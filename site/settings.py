@@ -272,6 +272,12 @@ TABLES_TRICK_PAUSE = float(os.environ.get("TABLES_TRICK_PAUSE", "1.8"))
 # ... and after a hand has ended, before its first move of the next (the result is read).
 TABLES_HAND_PAUSE = float(os.environ.get("TABLES_HAND_PAUSE", "6"))
 TABLES_GRACE_SECONDS = float(os.environ.get("TABLES_GRACE_SECONDS", "30"))
+# Compute each finished hand's (and backgammon game's) analysis as soon as it ends, in a
+# background thread of the process that played the ending move (game.tables.ahead), so
+# the replay's first request finds it stored. Off: only when it is first asked for.
+TABLES_ANALYSIS_AHEAD = os.environ.get("TABLES_ANALYSIS_AHEAD", "on").lower() not in (
+    "off", "0", "false", "no"
+)
 # PostgreSQL: threads serving the sockets' and the clock's database calls (game/db.py;
 # at most half of DB_POOL_MAX). SQLite always uses one.
 TABLES_DB_THREADS = int(os.environ.get("TABLES_DB_THREADS", "4"))

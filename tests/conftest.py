@@ -25,6 +25,17 @@ os.environ.setdefault("GC_FREEZE_SECONDS", "0")
 # tests/tables/test_oneprocess.py turns it on for the processes it starts.
 os.environ.setdefault("TABLES_PROCESS_CHECK", "off")
 
+# No analysis computed ahead in a background thread (game.tables.ahead) unless a test asks
+# for it (tests/tables/test_analysis_ahead.py): a thread left computing would hold a
+# database connection past its test. The servers the tests start inherit it; the
+# settings of this process are already read, so the fixture below turns it off here.
+os.environ.setdefault("TABLES_ANALYSIS_AHEAD", "off")
+
+
+@pytest.fixture(autouse=True)
+def _no_analysis_ahead(settings: object) -> None:
+    settings.TABLES_ANALYSIS_AHEAD = False  # type: ignore[attr-defined]
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 

@@ -43,9 +43,12 @@ def _win(after: bg.Position) -> float | None:
     if after.theirs & 15 != 15:
         return None
     level = 1
-    theirs_off = after.ours & 15
+    theirs_off = after.mine & 15  # `after` is the opponent's: their own borne off
     if theirs_off == 0:
         level = 2  # the opponent has borne off none: a gammon at least
+        # ... a backgammon if one is still on the bar or in our home board (their 19-24)
+        if any((after.mine >> (4 * slot)) & 15 for slot in range(19, 26)):
+            level = 3
     return float(level)
 
 

@@ -37,6 +37,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from game.tables import workers as workers_module
+
 LEVELS = ("beginner", "intermediate", "expert")  # weakest first
 DEFAULT_LEVEL = "intermediate"
 ALIASES = {"easy": "intermediate", "medium": "expert"}  # the names stored before issue 28
@@ -162,13 +164,18 @@ def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]
     if not position_ids:
         return []
     pool = _get_pool()
+    # Background work (an analysis computed ahead of any request): the lowest priority,
+    # one small chunk in flight, so live bots always find a worker free or wait for
+    # one chunk at most.
+    most = 1 if workers_module.in_background() else workers()
+    chunk = min(chunk, 4) if workers_module.in_background() else chunk
     parts = [position_ids[i : i + chunk] for i in range(0, len(position_ids), chunk)]
     try:
         results: list[list[float]] = [[] for _ in parts]
         flying: dict[concurrent.futures.Future[list[float]], int] = {}
         queue = list(enumerate(parts))
         while queue or flying:
-            while queue and len(flying) < workers():
+            while queue and len(flying) < most:
                 index, part = queue.pop(0)
                 flying[pool.submit(_equities, part, plies)] = index
             done, _rest = concurrent.futures.wait(

@@ -146,6 +146,13 @@ def finished(state: Any) -> list[bg.Game]:
     return games[: len(state.games)]
 
 
+def games_over(state: Any) -> int:
+    """How many games are over (cheap: ``finished`` without replaying them)."""
+    if isinstance(state, bg.Game):
+        return 1 if state.is_over else 0
+    return len(state.games)
+
+
 def _games(match: bg.Match) -> list[bg.Game]:
     """Replay the match from its start (its fields say how it was built)."""
     start = bg.Match(
@@ -219,6 +226,7 @@ BACKGAMMON = GameSpec(
     timeout_action=timeout_action,
     rating_game=lambda variant: VARIANT,  # one rating for every backgammon table
     finished=finished,
+    hands_over=games_over,
     record=record,
     record_extra=record_extra,
     analyse=analysis.analyse,

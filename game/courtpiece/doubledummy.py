@@ -124,14 +124,42 @@ def card_text(card: Any) -> str:
     return "23456789TJQKA"[int(card.rank).bit_length() - 3] + "SHDC"[int(card.suit)]
 
 
-def solve(deal: Any) -> dict[str, int]:
+def solve(deal: Any, best_only: bool = False) -> dict[str, int]:
     """Each card the player to move may play -> the tricks their side then takes from
-    this trick (included) to the last, every hand visible (endplay's solve_board)."""
+    this trick (included) to the last, every hand visible (endplay's solve_board).
+    ``best_only``: only the cards that reach the most (DDS's "all optimal cards", a
+    cheaper search: the others are only shown to fall short, not scored)."""
     from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
 
+    mode = SolveMode.OptimalAll if best_only else SolveMode.Default
     with SOLVER_LOCK:
-        solved = list(solve_board(deal))
+        solved = list(solve_board(deal, mode))
     return {card_text(card): int(tricks) for card, tricks in solved}
+
+
+def legal_cards(position: dict[str, Any]) -> list[str]:
+    """The cards the mover of ``position`` may play (follow suit if able)."""
+    held = position["hands"][position["seat"]]
+    if position["before"]:
+        led = position["before"][0][-1]
+        follow = [c for c in held if c[-1] == led]
+        if follow:
+            return follow
+    return list(held)
+
+
+def after_card(position: dict[str, Any], following: dict[str, Any], best: int) -> int:
+    """The tricks the mover's side of ``position`` takes (from its trick on) after the
+    card it played, from ``best`` of the position that ``following`` is: the same
+    double-dummy value seen from the next mover's side (and the trick just won)."""
+    side = position["seat"] % 2
+    left = 14 - int(position["trick"])  # tricks from this one to the 13th
+    same = following["seat"] % 2 == side
+    if following["trick"] == position["trick"]:
+        return best if same else left - best
+    won = 1 if following["leader"] % 2 == side else 0
+    return won + (best if same else left - 1 - best)
 
 
 def judge(scores: dict[str, int], card: str) -> dict[str, Any]:
@@ -154,26 +182,51 @@ def _card_order(card: str) -> tuple[int, int]:
 
 def analyse(hand: Any) -> dict[str, Any]:
     """The hand's analysis without words: ``double_dummy`` (trump, par, each card) or
-    ``unsupported`` with the reason's key."""
+    ``unsupported`` with the reason's key.
+
+    The positions are solved from the last back to the first, and each only for its best
+    cards (``solve(…, best_only=True)``): the card actually played is scored by the
+    position it led to (``after_card``: double-dummy values are exact, so this is the
+    number solve_board gives it), a position with one legal card needs no solve, and only
+    the last position is solved in full. Equal to solve_board card by card
+    (tests/courtpiece/test_doubledummy.py); about a sixth less search than scoring every
+    card of every position (docs/PERFORMANCE.md)."""
     why = unsupported_reason(hand)
     if why is not None:
         return {"kind": "unsupported", "why": why}
     trump = str(hand.trump)
-    cards = []
-    par: list[int] | None = None
-    for position in positions(hand):
-        scores = solve(
-            deal_at(position["hands"], trump, position["leader"], position["before"])
+    found = positions(hand)
+    cards: list[dict[str, Any]] = []
+    following: dict[str, Any] | None = None
+    following_best = 0
+    for position in reversed(found):
+        card = position["card"]
+        if following is None:  # the last card played: nothing after it to score it by
+            scores = solve(
+                deal_at(position["hands"], trump, position["leader"], position["before"])
+            )
+            entry = judge(scores, card)
+        else:
+            played = after_card(position, following, following_best)
+            legal = legal_cards(position)
+            if len(legal) == 1:
+                scores = {card: played}
+            else:
+                scores = solve(
+                    deal_at(position["hands"], trump, position["leader"], position["before"]),
+                    best_only=True,
+                )
+                if card not in scores:
+                    scores[card] = played
+            entry = judge(scores, card)
+        cards.append(
+            {"trick": position["trick"], "seat": position["seat"], "card": card, **entry}
         )
-        entry = {
-            "trick": position["trick"],
-            "seat": position["seat"],
-            "card": position["card"],
-            **judge(scores, position["card"]),
-        }
-        if par is None:  # the leader's side's best from the first card, and the rest
-            side = position["seat"] % 2
-            par = [0, 0]
-            par[side], par[1 - side] = entry["best"], 13 - entry["best"]
-        cards.append(entry)
+        following, following_best = position, entry["best"]
+    cards.reverse()
+    par: list[int] | None = None
+    if cards:  # the leader's side's best from the first card, and the rest
+        side = cards[0]["seat"] % 2
+        par = [0, 0]
+        par[side], par[1 - side] = cards[0]["best"], 13 - cards[0]["best"]
     return {"kind": "double_dummy", "trump": trump, "par": par, "cards": cards}

@@ -104,6 +104,7 @@ COURTPIECE = GameSpec(
     hand_just_ended=_hand_just_ended,
     rating_game=lambda variant: variant,  # each variant is rated on its own
     finished=lambda match: match.hands,
+    hands_over=lambda match: len(match.hands),
     record=cp.to_record,
     bot=_bot,
     build_with_deal=_build_with_deal,

@@ -1,12 +1,17 @@
 """A finished hand's (or game's) analysis: ``GET /api/tables/<id>/analysis?hand=N``
 (docs/TABLE_PROTOCOL.md, "Analysis"), for any game that brings ``GameSpec.analyse``.
 
-Computed once per hand and kept in ``HandAnalysis``: the first request computes it in a
-pool thread (the solvers it calls release the GIL, so the event loop runs on), every later
-one, in any server process, reads the row. Two first requests at once may both compute;
-the second's row is simply not written (the unique constraint), and both answer the same.
-The stored data has no words: the game's ``analysis_words`` puts them in the asker's
-language when it is sent.
+Computed once per hand and kept in ``HandAnalysis``: as soon as the hand ends, in the
+background (game.tables.ahead), or else by the first request, in a pool thread (the
+solvers it calls release the GIL, so the event loop runs on); every later request, in any
+server process, reads the row. Whoever computes first *claims* the hand: it inserts the
+row with ``CLAIM`` as its data (the unique constraint lets one insert win, across
+processes and databases), computes, then writes the analysis over the claim. Anyone else
+finds the claim and waits for the row (a request waits ``WAIT_SECONDS``, then answers
+503 ``unavailable``, "try again"). A claim older than ``STALE_SECONDS`` is of a process
+that died: the next one takes it over (a guarded update of its time). A failed
+computation deletes its claim. The stored data has no words: the game's
+``analysis_words`` puts them in the asker's language when it is sent.
 
 ``?knowable=1`` asks, for the asker's own seat, the game's ``knowable`` verdicts (what
 that seat could know when it played each card): slower, so a part of its own, stored per
@@ -15,11 +20,16 @@ seat, and never in the answer everyone gets.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from game.models import HandAnalysis, Table
 from game.tables import access, inbound, registry
@@ -30,6 +40,15 @@ from game.tables.store import replay
 # solvers serialise on their own lock; two threads let a stored answer's neighbours in a
 # burst wait behind one solve at most.
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="analysis")
+
+# The data of a row whose analysis is being computed (never an answer: it has no "kind").
+CLAIM: dict[str, Any] = {"computing": True}
+# A claim this old is of a process that died while computing: the next one takes it over.
+# Far above the slowest analysis measured (a long backgammon game at 2-ply, 22 s p95).
+STALE_SECONDS = 300.0
+# How long a request that finds the hand claimed waits for the row before it answers 503.
+WAIT_SECONDS = 3.0
+POLL_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -69,8 +88,17 @@ def look_up(
     head = {"hand": hand, "game": table.game, "variant": table.variant}
     if knowable and seat is None:  # a spectator holds no cards of their own
         return {**head, "kind": "knowable", "seat": None, "cards": []}
-    row = HandAnalysis.objects.filter(table_id=table_id, hand=hand, part=part).first()
-    if row is not None:
+    return stored_or_pending(table, hand, seat, part)
+
+
+def stored_or_pending(
+    table: Table, hand: int, seat: int | None = None, part: str = ""
+) -> dict[str, Any] | Pending:
+    """The stored analysis of ``table``'s hand ``hand`` (or its ``part``), or what
+    computing it needs (it may be claimed by someone computing it now). Not found: a
+    hand not over. Checks no access: the caller has."""
+    row = HandAnalysis.objects.filter(table_id=table.pk, hand=hand, part=part).first()
+    if row is not None and not is_claim(row.data):
         return dict(row.data)
     if table.status == Table.WAITING:
         raise TableError("not_found", "the table has not started")
@@ -78,6 +106,83 @@ def look_up(
     if hand > len(finished):
         raise TableError("not_found", f"hand {hand} is not over")
     return Pending(table.pk, hand, table.game, table.variant, list(finished), seat, part)
+
+
+def is_claim(data: Any) -> bool:
+    return isinstance(data, dict) and "kind" not in data and bool(data.get("computing"))
+
+
+def _rows(pending: Pending) -> Any:
+    return HandAnalysis.objects.filter(
+        table_id=pending.table_id, hand=pending.hand, part=pending.part
+    )
+
+
+def claim(pending: Pending) -> bool:
+    """Whether this caller may compute ``pending`` now: it inserted the claim row, or
+    took over a stale one. False: someone else computes it, or it is already stored."""
+    try:
+        with transaction.atomic():
+            HandAnalysis.objects.create(
+                table_id=pending.table_id, hand=pending.hand, part=pending.part, data=CLAIM
+            )
+        return True
+    except IntegrityError:
+        pass
+    row = _rows(pending).first()
+    if row is None:  # the claim was released between the insert and this read
+        return claim(pending)
+    if not is_claim(row.data):
+        return False
+    now = timezone.now()
+    if row.created_at > now - timedelta(seconds=STALE_SECONDS):
+        return False
+    # Taken over only if nobody else took it meanwhile (the same claim time).
+    return bool(
+        _rows(pending).filter(pk=row.pk, created_at=row.created_at).update(created_at=now)
+    )
+
+
+def release(pending: Pending) -> None:
+    """Give up a claim (the computation failed): the next request may compute it."""
+    _rows(pending).filter(data__computing=True).delete()
+
+
+def stored(pending: Pending) -> dict[str, Any] | None:
+    """The analysis if it is stored now (None: still claimed, or no row)."""
+    row = _rows(pending).first()
+    if row is None or is_claim(row.data):
+        return None
+    return dict(row.data)
+
+
+def wait_stored(pending: Pending, seconds: float = WAIT_SECONDS) -> dict[str, Any] | None:
+    """The analysis once whoever claimed it has stored it, polled for at most
+    ``seconds`` (blocking: a thread's; the API's view polls with ``await_stored``)."""
+    end = time.monotonic() + seconds
+    while True:
+        found = stored(pending)
+        if found is not None or time.monotonic() >= end:
+            return found
+        time.sleep(POLL_SECONDS)
+
+
+async def await_stored(pending: Pending, seconds: float = WAIT_SECONDS) -> dict[str, Any] | None:
+    """``wait_stored`` on the event loop: it sleeps between the reads."""
+    end = time.monotonic() + seconds
+    while True:
+        found = await sync_to_async(stored)(pending)
+        if found is not None or time.monotonic() >= end:
+            return found
+        await asyncio.sleep(POLL_SECONDS)
+
+
+class Computing(TableError):
+    """Someone else is computing the analysis and it was not stored within the wait."""
+
+    def __init__(self) -> None:
+        super().__init__("unavailable", "the analysis is being computed; try again shortly")
+        self.http_status = 503
 
 
 def compute(pending: Pending) -> dict[str, Any]:
@@ -99,13 +204,33 @@ def compute(pending: Pending) -> dict[str, Any]:
 
 
 def store(pending: Pending, data: dict[str, Any]) -> None:
+    """Write the analysis over this caller's claim (or as a new row if the claim is gone)."""
+    if _rows(pending).update(data=data):
+        return
     try:
         with transaction.atomic():
             HandAnalysis.objects.create(
                 table_id=pending.table_id, hand=pending.hand, part=pending.part, data=data
             )
     except IntegrityError:
-        pass  # another request stored the same analysis first
+        pass  # another one stored the same analysis first
+
+
+def compute_claimed(pending: Pending) -> dict[str, Any]:
+    """Claim, compute and store ``pending``; or, if someone else holds the claim, wait
+    for their row (raises ``Computing`` if it does not come within ``WAIT_SECONDS``)."""
+    if not claim(pending):
+        found = wait_stored(pending)
+        if found is None:
+            raise Computing()
+        return found
+    try:
+        data = compute(pending)
+    except BaseException:
+        release(pending)
+        raise
+    store(pending, data)
+    return data
 
 
 def analysis(
@@ -115,9 +240,7 @@ def analysis(
     a thread, a benchmark or a test; the API's view computes it in the pool)."""
     found = look_up(table_id, hand, owner, invite, knowable)
     if isinstance(found, Pending):
-        data = compute(found)
-        store(found, data)
-        return data
+        return compute_claimed(found)
     return found
 
 

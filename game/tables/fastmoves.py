@@ -46,7 +46,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 
 from game.models import Action, Seat, Table
-from game.tables import access, deadlines, moves, names, notices
+from game.tables import access, ahead, deadlines, moves, names, notices
 from game.tables.errors import TableError
 from game.tables.store import db as store_db
 from game.tables.store import replay, rows
@@ -143,6 +143,8 @@ def _step(
     new_state, now = moves.advance(table, seats, game_state, seat, action)
     if new_state.is_over:
         raise Fallback("the match ends: its result is recorded by the ORM")
+    if ahead.ended_hand(table.game, game_state, new_state) is not None:
+        raise Fallback("a hand ends: the thread's path has its analysis computed ahead")
     # Built before the first await of the writes: the names checked above are still in
     # the cache (a second's margin), so building reads nothing.
     messages = notices.change_messages(

@@ -10,6 +10,7 @@ was decided against an older state, a repeated frame included.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from django.utils import timezone
 
 from game.engine.protocol import IllegalAction
 from game.models import Action, Seat, Table
-from game.tables import access, deadlines, notices, records, registry
+from game.tables import access, ahead, deadlines, notices, records, registry
 from game.tables.errors import TableError
 from game.tables.store import replay, rows
 
@@ -46,6 +47,9 @@ def append(
     rows.append_action(table.pk, table.version, seat, action, source, now)
     if new_state.is_over:
         records.record_match(table, seats, new_state)
+    ended = ahead.ended_hand(table.game, game_state, new_state)
+    if ended is not None:  # its analysis, in the background once the move is stored
+        transaction.on_commit(functools.partial(ahead.schedule, table.pk, ended))
     save_table(table, PLAY_FIELDS)
     replay.remember(table, table.version, new_state)
     notices.broadcast(

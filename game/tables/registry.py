@@ -132,6 +132,10 @@ class GameSpec:
     # (finished, counter, seat) -> the knowable verdicts on that seat's own cards (what
     # it could know when it played them); slow, as analyse. None: the game has none
     knowable: Callable[[Sequence[Any], int, int], list[dict[str, Any]]] | None = None
+    # state -> how many hands (or games) are over: cheap, asked after every move so that
+    # a hand's analysis is computed as soon as it ends (game.tables.ahead). None: never
+    # computed ahead, only when asked
+    hands_over: Callable[[Any], int] | None = None
     # a stored analysis -> the protocol's answer, its words in the active language
     analysis_words: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: data
 

@@ -14,12 +14,33 @@ decision, never the server.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+_background = threading.local()
+
+
+@contextlib.contextmanager
+def background() -> Iterator[None]:
+    """Work done in this block is background work (an analysis computed ahead,
+    game.tables.ahead): a pool shared with live bots gives it the lowest priority, at
+    most one small piece in flight, so a bot's decision waits for one piece at most."""
+    outer = getattr(_background, "on", False)
+    _background.on = True
+    try:
+        yield
+    finally:
+        _background.on = outer
+
+
+def in_background() -> bool:
+    """Whether this thread is inside ``background()``."""
+    return bool(getattr(_background, "on", False))
 
 
 class Unavailable(RuntimeError):

@@ -106,6 +106,21 @@
     show(current, true);
   }
 
+  // The analysis may be being computed by the server right now (it starts as soon as
+  // the hand ends): a 503 with Retry-After asks again after that many seconds, a while.
+  function fetchAnalysis(url, triesLeft) {
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (response.status === 503 && triesLeft > 0) {
+          var wait = Number(response.headers.get("Retry-After")) || 2;
+          return new Promise(function (resolve) { setTimeout(resolve, wait * 1000); })
+            .then(function () { return fetchAnalysis(url, triesLeft - 1); });
+        }
+        if (!response.ok) throw new Error(String(response.status));
+        return response.json();
+      });
+  }
+
   var analyse = root.querySelector("[data-analyse]");
   analyse.addEventListener("click", function () {
     analyse.disabled = true;
@@ -113,11 +128,7 @@
     box.hidden = false;
     box.querySelector(".analysis-note").textContent = words.loading;
     root.querySelector("[data-live]").textContent = words.loading;
-    fetch(root.getAttribute("data-analysis"), { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) {
-        if (!response.ok) throw new Error(String(response.status));
-        return response.json();
-      })
+    fetchAnalysis(root.getAttribute("data-analysis"), 30)
       .then(function (answer) { showAnalysis(answer); analyse.hidden = true; })
       .catch(function () {
         box.querySelector(".analysis-note").textContent = words.failed;

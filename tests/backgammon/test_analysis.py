@@ -69,3 +69,30 @@ def test_a_whole_game_rated_for_both_players() -> None:
         assert data["blunders"][seat] == sum(1 for x in mine if x > analysis.BLUNDER)
         errors = sum(1 for x in mine if analysis.ERROR < x <= analysis.BLUNDER)
         assert data["errors"][seat] == errors
+
+
+def test_a_decision_where_a_play_bears_off_the_last_checker_is_judged() -> None:
+    # A random game in which one decision could bear off the last checker (a win, judged
+    # without gnubg: a gammon when the opponent has borne off none). It raised
+    # AttributeError before (the position's sides were misnamed), and the game's whole
+    # analysis with it.
+    rnd = random.Random(12)
+    game = bg.Game(seed="analysis-win-12")
+    while not game.is_over:
+        legal = game.legal_actions()
+        moves = [a for a in legal if a.startswith("move:")]
+        action = rnd.choice(moves) if moves else ("roll" if "roll" in legal else legal[0])
+        game = game.apply("roll" if action == "double" else action)
+    found = analysis.decisions(game)
+    winning = [
+        d for d in found
+        if any(after.theirs & 15 == 15 for after in d["afters"].values())
+    ]
+    assert winning, "the game no longer has a decision that can win (engine changed?)"
+    judged = {m["move"]: m for m in analysis.judge(found)}
+    for decision in winning:
+        entry = judged[decision["move"]]
+        wins = {p for p, after in decision["afters"].items() if after.theirs & 15 == 15}
+        assert entry["best"] in wins  # bearing off the last checker is never worse
+        assert (entry["equity_loss"] == 0) == (entry["played"] in wins or
+                                               entry["played"] == entry["best"])

@@ -99,3 +99,20 @@ def test_hands_dds_cannot_model_are_unsupported_with_a_reason(variant: str, why:
     said = words.analysis_words(data)
     assert said["kind"] == "unsupported" and "why" not in said
     assert said["reason"] == words.reasons()[why] and len(said["reason"]) > 20
+
+
+def test_scoring_the_played_card_by_the_next_position_equals_solve_board_on_many_hands() -> None:
+    # analyse solves most positions for their best cards only and scores the card played
+    # by the position after it (and forced cards not at all): on many random hands,
+    # every field still equals endplay's solve_board of that very position.
+    for seed in range(10, 22):
+        hand = _finished("rung", seed)
+        got = doubledummy.analyse(hand)["cards"]
+        expected = _oracle(hand)
+        assert [
+            (c["seat"], c["card"], c["best"], c["played"], c["cost"], set(c["best_cards"]))
+            for c in got
+        ] == [
+            (e["seat"], e["card"], e["best"], e["played"], e["cost"], e["best_cards"])
+            for e in expected
+        ]

@@ -35,7 +35,8 @@ def test_the_moves_on_the_loop_pass_on_postgresql() -> None:
     env.pop("REDIS_URL", None)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "tests/tables/test_fastmoves.py",
-         "tests/tables/test_revision.py", "-q", "-p", "no:cacheprovider", "--create-db"],
+         "tests/tables/test_revision.py", "tests/tables/test_analysis_ahead.py",
+         "-q", "-p", "no:cacheprovider", "--create-db"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
