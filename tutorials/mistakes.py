@@ -69,19 +69,22 @@ class Checked:
 
 
 def hand_mistakes(
-    table: Table, hand: int, owner: access.Owner, invite: str = ""
+    table: Table, hand: int, owner: access.Owner, invite: str = "", stored_only: bool = False
 ) -> list[Mistake]:
     """``owner``'s mistakes in finished hand ``hand`` of ``table`` (computing and storing
-    the analysis if it was not yet). Not found (TableError): no seat of ``owner``'s at the
-    table, or a hand not over. The solvers may raise (a backgammon worker down)."""
+    the analysis if it was not yet; ``stored_only``: never, analysis.Computing instead:
+    the views await the analysis first, so no request thread waits on it). Not found
+    (TableError): no seat of ``owner``'s at the table, or a hand not over. The solvers may
+    raise (a backgammon worker down)."""
     seat = access.seat_of(table, owner)
     if seat is None:
         raise TableError("not_found", "you did not play at this table")
+    read = analysis.stored_now if stored_only else analysis.analysis
     if table.game == "courtpiece":
-        data = analysis.analysis(table.pk, hand, owner, invite, knowable=True)
+        data = read(table.pk, hand, owner, invite, knowable=True)
         judged = [c for c in data["cards"] if c["seat"] == seat and c["loss"] >= MIN_TRICKS]
     elif table.game == "backgammon":
-        data = analysis.analysis(table.pk, hand, owner, invite)
+        data = read(table.pk, hand, owner, invite)
         judged = [
             m for m in data.get("moves", []) if m["seat"] == seat and m["equity_loss"] > ERROR
         ]

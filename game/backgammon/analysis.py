@@ -8,7 +8,8 @@ move filter as gnubg's own analysis uses one: every legal play at 0-ply, the bes
 actually made at 2-ply. The best play is the best at 2-ply; ``equity_loss`` is its
 cubeless equity less the played one's (0 when the best play was made, never negative).
 A play that bears off the last checker wins: it is worth its win (1, 2 or 3), not an
-evaluation. 
+evaluation.
+
 Every cube decision with a choice is judged too (``cube_decisions``, ``judge_cube``): the
 doubler's "double / no double" before a roll where doubling was legal, and the taker's
 "take / pass" (a beaver is judged as the take it also is). GNU Backgammon's own cube

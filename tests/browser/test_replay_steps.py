@@ -77,6 +77,21 @@ def _cards_in_hands(page: Any) -> int:
     ))
 
 
+def _read_the_legend(page: Any, shot: Path, marks: int) -> None:
+    """'How to read this' opens by keyboard and says what each mark means, in words
+    visible without hovering anything."""
+    legend = page.locator("[data-testid=legend]")
+    assert legend.is_visible()
+    legend.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert legend.get_attribute("open") is not None
+    assert legend.locator("dt").count() == marks
+    for text in legend.locator("dd").all():
+        assert text.is_visible() and len(text.text_content() or "") > 20
+    legend.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("lang", ["en", "ur", "hi"])
 def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
@@ -128,6 +143,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     assert page.locator(".replay-tricks .cost .cost-tip").first.is_visible()
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"))
+    _read_the_legend(page, artifacts_dir / f"replay-legend-{lang}-{width}.png", marks=5)
     if width == 390:
         _fits_a_phone(page)
     assert errors == []
@@ -209,8 +225,15 @@ def test_step_through_a_backgammon_game_then_its_equity_analysis(
     assert page.locator("[data-testid=ratings] li").count() == 2
     assert page.locator(".bg-moves td.loss:not(:empty)").count() > 0
     assert page.locator("#bg-stepper .bg-steps > li:not([hidden]) .step-verdict").is_visible()
+    # the cube decisions judged on their rows: the bot doubled the guest who rolls at
+    # random (or the guest missed a double), and the guest always takes
+    judged = page.locator(".bg-moves tr[data-cube] td.loss:not(:empty)")
+    assert judged.count() > 0
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-bg-{lang}-{width}.png"))
+    _read_the_legend(page, artifacts_dir / f"replay-bg-legend-{lang}-{width}.png", marks=4)
+    judged.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / f"replay-bg-cube-{lang}-{width}.png"))
     if width == 390:
         _fits_a_phone(page)
     assert errors == []
