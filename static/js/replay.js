@@ -73,7 +73,9 @@
   function badge(mark) {
     var b = el("span", "cost" + (mark.cost > 0 ? " lost" : ""));
     b.tabIndex = 0;
-    b.appendChild(el("span", "cost-mark", costText(mark)));
+    var sign = el("span", "cost-mark", costText(mark));
+    sign.setAttribute("dir", "ltr"); // "−1", not "1−", in Urdu's right-to-left lines
+    b.appendChild(sign);
     b.setAttribute("aria-label", verdict(mark));
     var tip = el("span", "cost-tip", verdict(mark));
     tip.setAttribute("aria-hidden", "true");
