@@ -46,6 +46,7 @@ CUBE_PLIES = 2
 # gnubg's isCloseCubedecision: a cube decision counts when doubling was within this much
 # of not doubling (or was right, or was made).
 CLOSE = 0.16
+FILTER_MARGIN = 0.10  # how far 0-ply may be off 2-ply at a cube decision, and still kept
 SAME = 0.0005  # no double worth the pass (a game won whatever happens): nothing to decide
 
 
@@ -190,12 +191,24 @@ def cube_decisions(game: bg.Game) -> list[dict[str, Any]]:
 
 def judge_cube(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each cube decision's right action and equity loss, from GNU Backgammon's cubeful
-    equities at ``CUBE_PLIES`` (one batch to the workers; a double and its answer share
+    equities at ``CUBE_PLIES`` (two batches to the workers, 0-ply then 2-ply on the
+    positions that 0-ply does not put far from a double; a double and its answer share
     their position). Right "no double"s far from a double are left out (``CLOSE``)."""
     asked = list(dict.fromkeys(d["asked"] for d in found))
-    values = dict(zip(asked, bot.cube_equities(asked, CUBE_PLIES), strict=True))
+    # gnubg's way to spend its search where it matters: every position at 0-ply first;
+    # a "no double" that 0-ply puts far from a double (``CLOSE`` and a margin) is no
+    # decision, and only the others are evaluated again at CUBE_PLIES.
+    quick = dict(zip(asked, bot.cube_equities(asked, 0), strict=True))
+    chosen = {d["asked"] for d in found if d["action"] != "no_double"}
+    for key, (nd, dt, dp) in quick.items():
+        if nd - min(dt, dp) <= CLOSE + FILTER_MARGIN:
+            chosen.add(key)
+    deep = [key for key in asked if key in chosen]
+    values = dict(zip(deep, bot.cube_equities(deep, CUBE_PLIES), strict=True))
     out = []
     for d in found:
+        if d["asked"] not in values:
+            continue  # a "no double" far from any double at 0-ply: no decision
         nd, dt, dp = values[d["asked"]]
         doubled = min(dt, dp)  # the doubler's equity after a double, the taker answering well
         if d["action"] in ("double", "no_double"):
