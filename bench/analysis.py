@@ -17,6 +17,7 @@ end the background thread had stored it (the last of a run's tables, from the en
 its hand).
 
     .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4] [--ahead 10]
+                                       [--only backgammon]
 
 Prints the figures and writes them to bench/results/<date>-analysis.json (history.py).
 """
@@ -238,6 +239,8 @@ def main() -> None:
     parser.add_argument("--dds-hands", type=int, default=30)
     parser.add_argument("--ahead", type=int, default=10, help="Court Piece tables (and a "
                         "quarter as many backgammon games) with the analysis ahead on")
+    parser.add_argument("--only", choices=("backgammon",), help="measure only backgammon's "
+                        "analysis (cold, stored and ahead)")
     args = parser.parse_args()
     run = history.begin("analysis")
     with tempfile.TemporaryDirectory() as tmp:
@@ -247,35 +250,24 @@ def main() -> None:
         from game.backgammon import bot
 
         figures: dict[str, Any] = {}
-        figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
-        print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
-        cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
-        figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
-        print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
-        mine = []
-        for table_id, hand, guest in cp_tables[: args.knowable]:
-            client = Client()
-            session = client.session
-            session["guest_key"] = guest.guest_key
-            session.save()
-            client.cookies["sessionid"] = session.session_key  # type: ignore[assignment]
-            mine.append((client, table_id, hand))
-        cold, stored = [], []
-        for client, table_id, hand in mine:
-            url = f"/api/tables/{table_id}/analysis?hand={hand}&knowable=1"
-            cold.append(_time(client, url))
-            stored += [_time(client, url) for _ in range(5)]
-            assert client.get(url).json()["seat"] == 0
-        figures["courtpiece_knowable"] = _figures(cold, stored)
-        print("Court Piece, knowable (seat 0):", figures["courtpiece_knowable"])
+        if args.only != "backgammon":
+            _courtpiece(figures, args)
         bg_tables = [_play("backgammon", "", _bg_over, 100 + s) for s in range(args.games)]
         bot.equities(["4HPwATDgc/ABMA"], 0)  # the workers up first: a server's are warm
-        figures["backgammon_equity"] = _measure(Client(), bg_tables)
+        client = Client()
+        figures["backgammon_equity"] = _measure(client, bg_tables)
+        answers = [client.get(f"/api/tables/{t}/analysis?hand={h}").json()
+                   for t, h, _g in bg_tables]
+        figures["backgammon_equity"]["checker_plays_judged"] = [len(a["moves"]) for a in answers]
+        figures["backgammon_equity"]["cube_decisions_judged"] = [
+            len(a.get("cube", [])) for a in answers
+        ]
         print("Backgammon, equity:", figures["backgammon_equity"])
-        figures["courtpiece_ahead"] = _ahead(
-            "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
-        )
-        print("Court Piece, ahead:", figures["courtpiece_ahead"])
+        if args.only != "backgammon":
+            figures["courtpiece_ahead"] = _ahead(
+                "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
+            )
+            print("Court Piece, ahead:", figures["courtpiece_ahead"])
         figures["backgammon_ahead"] = _ahead(
             "backgammon", _bg_over, range(2000, 2000 + max(1, args.ahead // 4))
         )
@@ -285,6 +277,34 @@ def main() -> None:
         print("load average (1, 5, 15 min):", figures["load_average"])
     path = history.write(run, figures)
     print("written to", path.relative_to(ROOT))
+
+
+def _courtpiece(figures: dict[str, Any], args: Any) -> None:
+    """Court Piece's figures: DDS's CPU a hand, double dummy cold and stored, the
+    knowable part cold and stored."""
+    from django.test import Client
+
+    figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
+    print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
+    cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
+    figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
+    print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
+    mine = []
+    for table_id, hand, guest in cp_tables[: args.knowable]:
+        client = Client()
+        session = client.session
+        session["guest_key"] = guest.guest_key
+        session.save()
+        client.cookies["sessionid"] = session.session_key  # type: ignore[assignment]
+        mine.append((client, table_id, hand))
+    cold, stored = [], []
+    for client, table_id, hand in mine:
+        url = f"/api/tables/{table_id}/analysis?hand={hand}&knowable=1"
+        cold.append(_time(client, url))
+        stored += [_time(client, url) for _ in range(5)]
+        assert client.get(url).json()["seat"] == 0
+    figures["courtpiece_knowable"] = _figures(cold, stored)
+    print("Court Piece, knowable (seat 0):", figures["courtpiece_knowable"])
 
 
 if __name__ == "__main__":

@@ -145,6 +145,8 @@ def _own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
 def _where(m: mistakes.Mistake) -> str:
     if m.game == "courtpiece":
         return _("Trick %(n)s") % {"n": m.judged["trick"]}
+    if m.is_cube:
+        return _("Cube decision after move %(n)s") % {"n": m.judged["move"]}
     return _("Move %(n)s") % {"n": m.judged["move"]}
 
 
@@ -170,6 +172,15 @@ def _position(m: mistakes.Mistake) -> dict[str, Any]:
                  "svg": mark_safe(pictures.card_svg(c))}
                 for c in view["hand"]
             ],
+        }
+    if m.is_cube:
+        cube = view["cube"]
+        return {
+            "board_svg": mark_safe(pictures.board_svg(view["board"], _("The board"))),
+            "cube_value": cube["value"],
+            "doubled": m.judged["action"] in ("take", "pass"),
+            "choices": [(c, mistakes.cube_word(c)) for c in m.cube_choices()],
+            "played": mistakes.cube_word(m.judged["action"]),
         }
     return {
         "board_svg": mark_safe(pictures.board_svg(view["board"], _("The board"))),
