@@ -263,6 +263,8 @@ def main() -> None:
             len(a.get("cube", [])) for a in answers
         ]
         print("Backgammon, equity:", figures["backgammon_equity"])
+        figures["backgammon_split"] = _bg_split(bg_tables)
+        print("Backgammon, checker plays and cube apart:", figures["backgammon_split"])
         if args.only != "backgammon":
             figures["courtpiece_ahead"] = _ahead(
                 "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
@@ -277,6 +279,39 @@ def main() -> None:
         print("load average (1, 5, 15 min):", figures["load_average"])
     path = history.write(run, figures)
     print("written to", path.relative_to(ROOT))
+
+
+def _bg_split(tables: list[tuple[int, int, Any]]) -> dict[str, Any]:
+    """The same games' checker plays and cube decisions judged apart, in the order
+    ``analyse`` judges them (wall time): what the cube adds to a cold analysis. Each game
+    on fresh worker processes (started first, outside the timing), so neither part reads
+    gnubg's evaluation cache of the request measured before."""
+    from game.backgammon import analysis, bot
+    from game.models import Table
+    from game.tables import registry
+    from game.tables.store import replay
+
+    checker, cube, asked = [], [], []
+    for table_id, hand, _guest in tables:
+        game = registry.spec("backgammon").finished(replay.load(Table.objects.get(pk=table_id)))
+        game = game[hand - 1]
+        bot.shutdown()
+        bot.equities(["4HPwATDgc/ABMA"], 0)  # fresh workers, up
+        start = time.perf_counter()
+        analysis.judge(analysis.decisions(game))
+        checker.append(1000 * (time.perf_counter() - start))
+        found = analysis.cube_decisions(game)
+        start = time.perf_counter()
+        analysis.judge_cube(found)
+        cube.append(1000 * (time.perf_counter() - start))
+        asked.append(len({d["asked"] for d in found}))
+    return {
+        "checker_p50_ms": round(_percentile(checker, 0.5), 1),
+        "checker_p95_ms": round(_percentile(checker, 0.95), 1),
+        "cube_p50_ms": round(_percentile(cube, 0.5), 1),
+        "cube_p95_ms": round(_percentile(cube, 0.95), 1),
+        "cube_positions": asked,
+    }
 
 
 def _courtpiece(figures: dict[str, Any], args: Any) -> None:
