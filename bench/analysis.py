@@ -14,10 +14,11 @@ the server does. Wall time of the request, p50 and p95; the machine's other load
 once would: the answer is then the background computation's, waited for (a 503 with
 Retry-After is asked again, as the page does); "ahead_done" is how long after the hand's
 end the background thread had stored it (the last of a run's tables, from the end of
-its hand).
+its hand; with Court Piece's knowable part of the guest's seat, computed ahead after
+the hand's analysis).
 
     .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4] [--ahead 10]
-                                       [--only backgammon]
+                                       [--only backgammon|ahead]
 
 Prints the figures and writes them to bench/results/<date>-analysis.json (history.py).
 """
@@ -239,8 +240,9 @@ def main() -> None:
     parser.add_argument("--dds-hands", type=int, default=30)
     parser.add_argument("--ahead", type=int, default=10, help="Court Piece tables (and a "
                         "quarter as many backgammon games) with the analysis ahead on")
-    parser.add_argument("--only", choices=("backgammon",), help="measure only backgammon's "
-                        "analysis (cold, stored and ahead)")
+    parser.add_argument("--only", choices=("backgammon", "ahead"), help="measure only "
+                        "backgammon's analysis (cold, stored and ahead), or only the "
+                        "analyses ahead (Court Piece's with the knowable part, backgammon's)")
     args = parser.parse_args()
     run = history.begin("analysis")
     with tempfile.TemporaryDirectory() as tmp:
@@ -250,21 +252,25 @@ def main() -> None:
         from game.backgammon import bot
 
         figures: dict[str, Any] = {}
-        if args.only != "backgammon":
+        if args.only is None:
             _courtpiece(figures, args)
-        bg_tables = [_play("backgammon", "", _bg_over, 100 + s) for s in range(args.games)]
+        bg_tables = [_play("backgammon", "", _bg_over, 100 + s)
+                     for s in range(args.games if args.only != "ahead" else 0)]
         bot.equities(["4HPwATDgc/ABMA"], 0)  # the workers up first: a server's are warm
-        client = Client()
-        figures["backgammon_equity"] = _measure(client, bg_tables)
-        answers = [client.get(f"/api/tables/{t}/analysis?hand={h}").json()
-                   for t, h, _g in bg_tables]
-        figures["backgammon_equity"]["checker_plays_judged"] = [len(a["moves"]) for a in answers]
-        figures["backgammon_equity"]["cube_decisions_judged"] = [
-            len(a.get("cube", [])) for a in answers
-        ]
-        print("Backgammon, equity:", figures["backgammon_equity"])
-        figures["backgammon_split"] = _bg_split(bg_tables)
-        print("Backgammon, checker plays and cube apart:", figures["backgammon_split"])
+        if bg_tables:
+            client = Client()
+            figures["backgammon_equity"] = _measure(client, bg_tables)
+            answers = [client.get(f"/api/tables/{t}/analysis?hand={h}").json()
+                       for t, h, _g in bg_tables]
+            figures["backgammon_equity"]["checker_plays_judged"] = [
+                len(a["moves"]) for a in answers
+            ]
+            figures["backgammon_equity"]["cube_decisions_judged"] = [
+                len(a.get("cube", [])) for a in answers
+            ]
+            print("Backgammon, equity:", figures["backgammon_equity"])
+            figures["backgammon_split"] = _bg_split(bg_tables)
+            print("Backgammon, checker plays and cube apart:", figures["backgammon_split"])
         if args.only != "backgammon":
             figures["courtpiece_ahead"] = _ahead(
                 "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)

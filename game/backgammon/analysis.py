@@ -200,16 +200,17 @@ def judge_cube(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # decision, and only the others are evaluated again at CUBE_PLIES.
     quick = dict(zip(asked, bot.cube_equities(asked, 0), strict=True))
     chosen = {d["asked"] for d in found if d["action"] != "no_double"}
-    for key, (nd, dt, dp) in quick.items():
-        if nd - min(dt, dp) <= CLOSE + FILTER_MARGIN:
+    for key, value in quick.items():
+        if value is not None and value[0] - min(value[1], value[2]) <= CLOSE + FILTER_MARGIN:
             chosen.add(key)
     deep = [key for key in asked if key in chosen]
     values = dict(zip(deep, bot.cube_equities(deep, CUBE_PLIES), strict=True))
     out = []
     for d in found:
-        if d["asked"] not in values:
-            continue  # a "no double" far from any double at 0-ply: no decision
-        nd, dt, dp = values[d["asked"]]
+        value = values.get(d["asked"])
+        if value is None:
+            continue  # a "no double" far from any double at 0-ply (no decision), or no answer
+        nd, dt, dp = value
         doubled = min(dt, dp)  # the doubler's equity after a double, the taker answering well
         if d["action"] in ("double", "no_double"):
             best = "double" if doubled > nd else "no_double"

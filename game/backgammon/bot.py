@@ -151,10 +151,13 @@ def _settings(plies: int, jacoby: bool) -> None:
             _cube_set_up[key] = line
 
 
-def _cube_equities(asked: list[tuple[str, bool]], plies: int) -> list[tuple[float, float, float]]:
+def _cube_equities(
+    asked: list[tuple[str, bool]], plies: int
+) -> list[tuple[float, float, float] | None]:
     """For each (GNUbgID, Jacoby rule) of a position before the roll whose player may
     double: GNU Backgammon's cubeful equities for that player of no double, double/take
-    and double/pass, at ``plies``."""
+    and double/pass, at ``plies`` (None where gnubg printed no cube analysis: that
+    decision goes unjudged, the rest of the game's analysis stands)."""
     out = []
     for gnubg_id, jacoby in asked:
         _settings(plies, jacoby)
@@ -163,9 +166,8 @@ def _cube_equities(asked: list[tuple[str, bool]], plies: int) -> list[tuple[floa
         for name, value in _CUBE_LINE.findall(_command("hint")):
             key = "nd" if name.startswith("No") else ("dp" if name.endswith("pass") else "dt")
             found[key] = float(value)
-        if set(found) != {"nd", "dt", "dp"}:
-            raise ValueError(f"GNU Backgammon gave no cube analysis for {gnubg_id}")
-        out.append((found["nd"], found["dt"], found["dp"]))
+        ok = set(found) == {"nd", "dt", "dp"}
+        out.append((found["nd"], found["dt"], found["dp"]) if ok else None)
     return out
 
 
@@ -236,11 +238,11 @@ def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]
 
 def cube_equities(
     asked: list[tuple[str, bool]], plies: int, chunk: int = 4
-) -> list[tuple[float, float, float]]:
+) -> list[tuple[float, float, float] | None]:
     """GNU Backgammon's cubeful equities (no double, double/take, double/pass) of the
     player on roll, for each (GNUbgID, Jacoby rule) of a position before the roll where
     that player may double, at ``plies``, in the worker processes in small chunks as
-    ``equities``. Raises BotUnavailable as ``call`` does."""
+    ``equities`` (None where gnubg gave none). Raises BotUnavailable as ``call`` does."""
     return _batched(_cube_equities, asked, plies, chunk)
 
 
