@@ -222,6 +222,8 @@ def judge_cube(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:  # the taker's equity is the doubler's, negated
             best = "take" if dt < dp else "pass"
             loss = abs(dt - dp) if d["action"] != best else 0.0
+        if round(loss, 4) == 0:
+            best = d["action"]  # a tie: what was done is as right as the other
         out.append(
             {
                 "move": d["move"],
