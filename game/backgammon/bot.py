@@ -24,6 +24,13 @@ Tables stored before these names used "easy" (0-ply) and "medium" (1-ply): ``ALI
 maps them to "intermediate" (the same play) and "expert" (the nearest stronger level), so
 such a table keeps working without a data migration. Cube decisions come from
 ``gnubg.evaluate``'s cubeless probabilities (see ``_cube_action``).
+
+The game analysis (game.backgammon.analysis) judges cube decisions by gnubg's own
+cubeful cube analysis instead (``cube_equities``): the module's ``evaluate`` returns only
+the cubeless equity and its ``hint`` refuses cube actions, so the worker sets the
+position with gnubg's ``set gnubgid`` command and reads what its ``hint`` command prints
+(no double, double/take, double/pass), with gnubg's evaluation threads set to 1 (more
+deadlock in the embedded module).
 """
 
 from __future__ import annotations
