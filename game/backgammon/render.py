@@ -221,10 +221,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
             if w is not None
             else "",
         }
+    # A double is said by the board's own sentence ("You double.", "Your opponent
+    # doubles."), as the board's live region says it: never the play before it again.
     announce = bgboard.announcement(view)
-    if phase == "doubled":
-        announce = _("%(who)s doubles.") % {"who": who(1 - int(to_move or 0), me, names)}
-    elif phase == "resign" and offered:
+    if phase == "resign" and offered:
         announce = _("%(who)s offers to resign %(kind)s.") % {
             "who": who(1 - int(to_move or 0), me, names),
             "kind": kind_word({1: "single", 2: "gammon", 3: "backgammon"}.get(int(offered), "")),

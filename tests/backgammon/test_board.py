@@ -295,3 +295,13 @@ def test_every_word_is_translated(lang: str) -> None:
     )
     for word in ENGLISH:
         assert word not in visible, (lang, word)
+
+
+def test_aria_live_says_every_hop_of_the_checker_just_moved() -> None:
+    """A 6-5 with one checker, 24 to 18 then 18 to 13: the live region says both hops,
+    not only the last one (it said "18 to 13" alone)."""
+    g = opening()
+    turn = Turn(g.pos, g.dice).move(24, 18).move(18, 13)
+    with translation.override("en"):
+        html = render_board(g.view(0), turn)
+    assert re.search(r'aria-live="polite"[^>]*>24 to 18; 18 to 13<', html), html[-600:]
