@@ -247,7 +247,10 @@ def _cube(lay: _Layout, cube: Mapping[str, Any], viewer: int) -> str:
         y, where = FIELD_BOTTOM - 70 - size, "mine"
     else:
         y, where = FIELD_TOP + 70, "theirs"
-    shown = 64 if value == 1 and owner is None else value  # a centred cube shows 64
+    # The face says the stake, as the line beside the board does ("Cube at 1, in the
+    # middle"): a real cube has no 1 and shows 64 in the middle, and newcomers read that 64
+    # as the stake. A centred cube is still told by its place.
+    shown = value
     label = {
         "centre": _("Doubling cube at %(value)s, in the middle"),
         "mine": _("Doubling cube at %(value)s, yours"),

@@ -138,7 +138,13 @@ def test_cube_value_and_owner() -> None:
         (cube,) = of_class(el, "bg-cube")
         assert cube["data-value"] == "2" and cube["data-owner"] == where
     (cube,) = of_class(parse(board_svg(opening().view(0))), "bg-cube")
-    assert cube["data-owner"] == "centre" and ">64</text>" in board_svg(opening().view(0))
+    # The face and the line beside the board agree ("Cube at 1, in the middle"): a centred
+    # cube's 64, the custom of real cubes, was read as the stake by a newcomer.
+    centred = board_svg(opening().view(0))
+    assert cube["data-owner"] == "centre" and ">1</text></g>" in centred
+    assert ">64</text>" not in centred
+    with translation.override("en"):
+        assert 'aria-label="Doubling cube at 1, in the middle"' in board_svg(opening().view(0))
     no_cube = bg.Game(bg.Rules(cube=False), dice=[(6, 5)])
     assert not of_class(parse(board_svg(no_cube.view(0))), "bg-cube")
 
