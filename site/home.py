@@ -12,11 +12,13 @@ from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game.models import Seat, Table
+from game.tables import access
 from guide import figures
 from tutorials import progress
 from tutorials.content import get_text
@@ -50,6 +52,20 @@ def live_figures() -> dict[str, int]:
         figures_now = {"tables": tables, "open": open_tables, "players": players}
         cache.set(LIVE_CACHE_KEY, figures_now, LIVE_SECONDS)
     return dict(figures_now)
+
+
+def players_with_visitor(players: int, owner: access.Owner) -> int:
+    """The "players online" figure as the visitor reads it: the people at a table with a
+    socket open (``live_figures``, counted over every server process from the seats'
+    ``connections``), and the visitor, who is online too, once. A newcomer on the home page
+    read "Players online 0". Someone already counted (a table open in another tab) is not
+    counted twice: one small query, and none for a first visit (no account, no guest key:
+    no seat anywhere)."""
+    if not owner.is_user and not owner.guest_key:
+        return players + 1
+    mine = Q(user=owner.user) if owner.is_user else Q(guest_key=owner.guest_key)
+    seated = Seat.objects.filter(mine, connections__gt=0, bot=False).exists()
+    return players if seated else players + 1
 
 
 def lesson_progress(request: Any) -> dict[str, Any]:
