@@ -555,8 +555,8 @@ def notation_for_viewer(notation: str, mover: int, viewer: int) -> str:
 
     tokens = []
     for token in notation.split():
-        path, count = (token.split("(", 1) + [""])[:2]
-        tokens.append("/".join(point(p) for p in path.split("/")) + (f"({count}" if count else ""))
+        path, paren, count = token.partition("(")
+        tokens.append("/".join(point(p) for p in path.split("/")) + paren + count)
     return " ".join(tokens)
 
 

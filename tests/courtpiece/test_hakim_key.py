@@ -1,7 +1,8 @@
 """The "Hakim" badge explains itself on a phone too: whenever a seat wears it, the table's
-bar shows the same badge with words beside it (who chose trump), and the seat's badge points at those words for a screen reader. It was
-explained only by a title= (hover), which touch screens never show, and the badge's note
-"(chose trump)" is hidden under 40rem."""
+bar shows the same badge with words beside it (who chose trump), and the seat's badge
+points at those words for a screen reader. It was explained only by a title= (hover),
+which touch screens never show, and the badge's note "(chose trump)" is hidden under
+40rem."""
 
 from __future__ import annotations
 
