@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from game.tables.words import empty, mention
+from game.tables.words import empty, left_name, mention
 
 #: Where each relative seat sits: 0 is the viewer (bottom), play goes anticlockwise (CP-3).
 PLACES = ("bottom", "right", "top", "left")
@@ -78,6 +78,8 @@ class Seats:
             return str(player)
         if self.info and not info.get("bot"):
             return _("Empty seat")
+        if info.get("left"):
+            return left_name(info["left"])
         return _("Bot (%(place)s)") % {"place": compass(seat)}
 
     def role(self, seat: int) -> str:

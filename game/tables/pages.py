@@ -245,7 +245,7 @@ def _admitted(request: HttpRequest, table: Table, owner: access.Owner) -> tuple[
     seat = access.seat_of(table, owner)
     invite = request.GET.get("invite") or ""
     invited = access.has_invite(table, invite)
-    if table.private and seat is None and not access.is_host(table, owner) and not invited:
+    if seat is None and not access.may_see(table, owner, invite):
         raise Http404("no such table")  # a private table is not even admitted to exist
     return seat, invite if invited else ""
 
