@@ -213,7 +213,9 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
         seats = rows.seats_of(table)
         if not access.may_see(table, owner, invite):
             raise TableError("not_found", f"no table {table_id}")
-        if table.status == Table.PLAYING and access.left_seat_of(seats, owner) == seat:
+        if table.status != Table.WAITING and access.left_seat_of(seats, owner) == seat:
+            if table.status == Table.OVER:
+                raise TableError("conflict", "the match is over")
             _take_back(table, seats, seats[seat])
             return table
         if not owner.is_user:
