@@ -271,3 +271,21 @@ def test_a_guest_who_left_and_signs_up_keeps_the_game(client: Client) -> None:
     assert listed[0]["seats"][0]["left"] == "newcomer"
     assert signin.hand_over(key, user) == 0  # a key is handed over once
     assert client.get(f"/en/play/{table.pk}/").status_code == 200
+
+
+def test_a_backgammon_table_names_the_player_who_left(users: list[Any]) -> None:
+    table = lifecycle.create_table(
+        owner=owner(users[0]), game="backgammon", private=True, move_seconds=600
+    )
+    lifecycle.take_seat(table_id=table.pk, owner=owner(users[1]), seat=1, invite=table.invite)
+    lifecycle.start_table(table_id=table.pk, owner=owner(users[0]))
+    lifecycle.leave_seat(table_id=table.pk, owner=owner(users[1]))
+    host_page = _signed_in(users[0]).get(f"/en/play/{table.pk}/").content.decode()
+    assert "player1 (left — a bot took over)" in host_page
+    assert "GNU Backgammon (bot)" not in host_page
+    listed = _mine(_signed_in(users[1]))
+    assert listed[0]["id"] == table.pk and listed[0]["left_seat"] == 1
+    page = _signed_in(users[1]).get(f"/en/play/{table.pk}/").content.decode()
+    assert "Take my seat back" in page
+    assert _signed_in(users[1]).post(f"/en/play/{table.pk}/sit/", {"seat": "1"}).status_code == 302
+    assert access.seat_of(table, owner(users[1])) == 1
