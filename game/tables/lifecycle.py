@@ -213,6 +213,8 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
         seats = rows.seats_of(table)
         if not access.may_see(table, owner, invite):
             raise TableError("not_found", f"no table {table_id}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
+            raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
         if table.status != Table.WAITING and access.left_seat_of(seats, owner) == seat:
             if table.status == Table.OVER:
                 raise TableError("conflict", "the match is over")
@@ -220,8 +222,6 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
             return table
         if not owner.is_user:
             raise TableError("needs_account", "sign in or create an account to take a seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
-            raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
         if table.status != Table.WAITING:
             raise TableError("conflict", "the table has already started")
         held = access.seat_of(seats, owner)
