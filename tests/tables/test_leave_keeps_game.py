@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.models import GameResult
 from game.models import Seat, Table
 from game.tables import access, due, frames, lifecycle, mine, moves, presence, signin
 from game.tables.store import replay
@@ -195,6 +196,10 @@ def test_the_replay_names_the_player_who_left(users: list[Any], lang: str, name:
     done = boxes["finished"][0]
     assert done["id"] == table.pk and done["left"] is True and done["replays"]
     assert done["won"] in (True, False)  # their side's result: the bot played it on
+    # Their history keeps it, as left (counted lost, as a rated match's leaver is).
+    kept = GameResult.objects.get(user=users[1], table=table.pk)
+    assert kept.abandoned and not kept.won and not kept.rated
+    assert GameResult.objects.get(user=users[0], table=table.pk).won == done["won"]
     replay_page = _signed_in(users[1]).get(f"/{lang}/play/{table.pk}/replay/1/")
     assert replay_page.status_code == 200  # a private table's replay, for a former player
     html = replay_page.content.decode()
