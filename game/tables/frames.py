@@ -160,7 +160,9 @@ def own_part(
     if table.status != Table.WAITING:
         if game_state is None:
             game_state = replay.load(table)
-        to_move = game_state.to_move
+        # A closed table (everyone left: lifecycle.leave_seat) waits for nobody, even if
+        # its game stopped half-way.
+        to_move = game_state.to_move if table.status == Table.PLAYING else None
         own["to_move"] = to_move
         own["view"] = game_state.view(seat) if view is None else view
         if seat is not None and seat == to_move:

@@ -99,6 +99,7 @@ def test_a_guest_who_leaves_play_now_finds_the_game_again(users: list[Any]) -> N
     assert guest.post(f"/en/play/{table.pk}/leave/").status_code == 302
     table.refresh_from_db()
     assert table.status == Table.OVER  # nobody left to play for: closed, as before
+    assert frames.state_payload(table.pk, None)["to_move"] is None  # nobody waited for
     listed = _mine(guest)
     assert [t["id"] for t in listed] == [table.pk]
     assert listed[0]["your_seat"] is None and listed[0]["left_seat"] == 0
