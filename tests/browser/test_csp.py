@@ -22,7 +22,7 @@ WATCH = """document.addEventListener('securitypolicyviolation', e =>
   window.__cspRefused(`${e.effectiveDirective} ${e.blockedURI} ${e.sample}`));"""
 
 SETUP = r"""
-import json, random
+import json, random, time
 from django.contrib.auth import get_user_model
 from django.test import Client
 from game.models import Table
@@ -36,13 +36,17 @@ owner = access.Owner(user, None)
 table = lifecycle.play_now(owner=owner, game="courtpiece")
 presence.seat_connected(table_id=table.pk, seat=0)
 rng = random.Random(7)
-for _ in range(2000):
+give_up = time.monotonic() + 120  # the site's bots move after their pause
+while time.monotonic() < give_up:
     table.refresh_from_db()
     match = replay.load(table)
     if match.hands:
         break
     if table.seats.get(number=match.to_move).bot:
-        due.fire(table.pk, table.version, Table.BOT)  # or the server's clock did it first
+        # Fired when due (or the server's clock did it first): a bot's pause may not be
+        # over yet, so look again a moment later.
+        if not due.fire(table.pk, table.version, Table.BOT):
+            time.sleep(0.02)
         continue
     legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
     try:

@@ -24,8 +24,17 @@ from game.tables import access, due, lifecycle, moves, presence
 from game.tables.errors import TableError
 from game.tables.store import replay
 guest = access.Owner(user=None, guest_key="browser-replay-guest")
-table = lifecycle.create_table(game="courtpiece", owner=guest, bots=[1, 2, 3], variant="rung")
-presence.seat_connected(table_id=table.pk, seat=0)
+
+
+def new_table():
+    made = lifecycle.create_table(
+        game="courtpiece", owner=guest, bots=[1, 2, 3], variant="rung"
+    )
+    presence.seat_connected(table_id=made.pk, seat=0)
+    return made
+
+
+table = new_table()
 rng = random.Random(7)
 give_up = time.monotonic() + 120  # the site's bots move after their pause
 while time.monotonic() < give_up:
@@ -35,6 +44,12 @@ while time.monotonic() < give_up:
     if done:
         print("RESULT:" + json.dumps({"table": table.pk, "hand": done[0]}))
         break
+    if match.to_move is None:
+        # The match ended without a hand of 13 tricks (a court or a kot decides it
+        # early): another table, another deal.
+        presence.seat_disconnected(table_id=table.pk, seat=0)
+        table = new_table()
+        continue
     if table.seats.get(number=match.to_move).bot:
         if not due.fire(table.pk, table.version, Table.BOT):  # not due yet: look again soon
             time.sleep(0.02)
