@@ -22,39 +22,18 @@ WATCH = """document.addEventListener('securitypolicyviolation', e =>
   window.__cspRefused(`${e.effectiveDirective} ${e.blockedURI} ${e.sample}`));"""
 
 SETUP = r"""
-import json, random, time
+import json, random
 from django.contrib.auth import get_user_model
 from django.test import Client
-from game.models import Table
-from game.tables import access, due, lifecycle, moves, presence
-from game.tables.errors import TableError
-from game.tables.store import replay
+from game.tables import access, lifecycle
+from tests.playing import play_out
 user = get_user_model().objects.create_user("saima", password="pw")
 client = Client()
 client.force_login(user)
 owner = access.Owner(user, None)
 table = lifecycle.play_now(owner=owner, game="courtpiece")
-presence.seat_connected(table_id=table.pk, seat=0)
 rng = random.Random(7)
-give_up = time.monotonic() + 120  # the site's bots move after their pause
-while time.monotonic() < give_up:
-    table.refresh_from_db()
-    match = replay.load(table)
-    if match.hands:
-        break
-    if table.seats.get(number=match.to_move).bot:
-        # Fired when due (or the server's clock did it first): a bot's pause may not be
-        # over yet, so look again a moment later.
-        if not due.fire(table.pk, table.version, Table.BOT):
-            time.sleep(0.02)
-        continue
-    legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
-    try:
-        moves.apply_action(table_id=table.pk, owner=owner, action=rng.choice(legal),
-                           expected_version=table.version)
-    except TableError:
-        pass  # the clock moved first: look again
-presence.seat_disconnected(table_id=table.pk, seat=0)
+play_out(table, owner, done=lambda m: bool(m.hands), choose=lambda m, legal: rng.choice(legal))
 print("RESULT:" + json.dumps({"table": table.pk, "cookie": client.cookies["sessionid"].value}))
 """
 
