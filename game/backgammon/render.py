@@ -28,7 +28,7 @@ from game.backgammon.moves import Turn
 from game.backgammon.words import action_label, how_word, kind_word, level_text
 from game.engine import backgammon as bg
 from game.tables.html import deadline
-from game.tables.words import empty, mention
+from game.tables.words import empty, left_name, mention
 
 HOMES = ("right", "left")
 
@@ -43,7 +43,9 @@ def seat_names(payload: dict[str, Any]) -> dict[int, str]:
     names: dict[int, str] = {}
     for s in payload.get("seats") or []:
         seat = int(s.get("seat", 0))
-        if s.get("bot"):
+        if s.get("bot") and s.get("left"):
+            names[seat] = left_name(str(s["left"]))
+        elif s.get("bot"):
             names[seat] = _("GNU Backgammon (bot)")
         elif s.get("player"):
             names[seat] = str(s["player"])
