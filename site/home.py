@@ -29,13 +29,23 @@ LIVE_SECONDS = 5
 
 
 def live_figures() -> dict[str, int]:
-    """{"tables": games being played (private games against bots too), "open": public
+    """{"tables": games being played with a person at them now (private games against
+    bots too), "open": public
     tables waiting or being played (what the Live tables page lists: a guest's Play now
     table is private, so it is counted in "tables" only), "players": people (accounts
     and guests, never bots) with a table open right now}, at most LIVE_SECONDS old."""
     figures_now = cache.get(LIVE_CACHE_KEY)
     if figures_now is None:
-        tables = Table.objects.filter(status=Table.PLAYING).count()
+        # Games someone is at now: a table whose people have all gone (the bots finish
+        # it, or it waits to be resumed) is not a game being played to a visitor, who
+        # read "19 games" beside "1 player".
+        tables = (
+            Table.objects.filter(
+                status=Table.PLAYING, seats__connections__gt=0, seats__bot=False
+            )
+            .distinct()
+            .count()
+        )
         # the lobby's own filter (game.tables.frames.list_open_tables)
         open_tables = Table.objects.filter(
             private=False, status__in=[Table.WAITING, Table.PLAYING]

@@ -99,7 +99,14 @@ def test_live_figures_count_playing_tables_and_connected_people() -> None:
     private = _table(Table.PLAYING)
     private.private = True
     private.save()
-    assert home.live_figures() == {"tables": 3, "open": 3, "players": 2}
+    private_bots = _table(Table.PLAYING)  # a guest's game against bots, the guest there
+    private_bots.private = True
+    private_bots.save()
+    Seat.objects.create(table=private_bots, number=0, guest_key="g3", connections=1)
+    Seat.objects.create(table=private_bots, number=1, bot=True, connections=0)
+    # Being played: `playing` and the guest's; not `other` (its one person has gone) nor
+    # the private table nobody sits at.
+    assert home.live_figures() == {"tables": 2, "open": 3, "players": 3}
 
 
 def test_live_figures_on_the_page_come_from_the_tables_and_are_cached(client: Client) -> None:
@@ -112,7 +119,8 @@ def test_live_figures_on_the_page_come_from_the_tables_and_are_cached(client: Cl
     # Within LIVE_SECONDS every visitor gets the cached figures: no query per page view.
     assert _live(client.get("/hi/").content.decode()) == {"tables": 1, "open": 1, "players": 2}
     cache.delete(home.LIVE_CACHE_KEY)
-    assert _live(client.get("/ur/").content.decode()) == {"tables": 2, "open": 2, "players": 2}
+    # the new table is open, but nobody is at it: not a game being played
+    assert _live(client.get("/ur/").content.decode()) == {"tables": 1, "open": 2, "players": 2}
 
 
 def _progress(html: str) -> tuple[int, int]:
@@ -164,6 +172,11 @@ def test_play_backgammon_now_from_the_home_page_seats_a_guest_against_the_bot(
     table = Table.objects.get()
     assert table.game == "backgammon"
     # it is private: a game being played, not one of the lobby's open tables
+    cache.delete(home.LIVE_CACHE_KEY)
+    figures = _live(client.get("/en/").content.decode())
+    assert figures["open"] == 0
+    assert figures["tables"] == 0  # the guest has not opened the table's page yet
+    Seat.objects.filter(table=table, bot=False).update(connections=1)  # the page's socket
     cache.delete(home.LIVE_CACHE_KEY)
     figures = _live(client.get("/en/").content.decode())
     assert figures["open"] == 0
