@@ -2,8 +2,8 @@
 table where every other seat is a bot no move timer when it is private, and the longest
 timer offered when it is public (only a private table may play without one); a table with
 a seat for a person keeps the usual timer. ``POST /api/tables`` is unchanged (its
-``move_seconds`` means what TABLE_PROTOCOL.md says). The rules' own calling timer (RULES.md
-CP-SS-4, CP-SS-4a) still runs at a practice table."""
+``move_seconds`` means what docs/TABLE_PROTOCOL.md says). The rules' own calling timer
+(docs/RULES.md CP-SS-4, CP-SS-4a) still runs at a practice table."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_a_table_with_a_seat_for_a_person_keeps_the_usual_timer(
 
 def test_the_api_keeps_its_meaning(users: list[Any]) -> None:
     """POST /api/tables: no ``move_seconds`` is the API's own default (30 s), and null is
-    refused for a public table, bots or not (TABLE_PROTOCOL.md)."""
+    refused for a public table, bots or not (docs/TABLE_PROTOCOL.md)."""
     client = _signed_in(users[0])
     body = {"game": "courtpiece", "variant": "rung", "bots": [1, 2, 3]}
     made = client.post("/api/tables", json.dumps(body), content_type="application/json")
