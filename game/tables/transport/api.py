@@ -83,7 +83,7 @@ def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
         "page": mine.page_url(table.pk),
         "socket": f"/ws/tables/{table.pk}/",
         "seats": [
-            {k: row[k] for k in ("seat", "player", "bot", "guest", "connected")}
+            {k: row[k] for k in ("seat", "player", "bot", "guest", "connected", "left")}
             for row in frames.seat_rows(seats)
         ],
         "your_seat": access.seat_of(seats, owner),
