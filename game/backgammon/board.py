@@ -340,6 +340,45 @@ def _frame(lay: _Layout) -> str:
     return "".join(parts)
 
 
+LAST_MARK = "#f2c14e"  # a warm gold, faint on the field, under the checkers
+
+
+def last_move_points(view: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """(from, to) points of the last move the line under the board names (the
+    opponent's, or for a spectator whoever moved last), on the viewer's numbers; the bar
+    and the trays are left out. A point passed through and hit there ("12/15*/20") is a
+    "to": a checker landed on it."""
+    turns = finished_turns(view)
+    seat = view.get("seat")
+    if not turns or (seat is not None and turns[-1].seat == int(seat)):
+        return set(), set()
+    steps = turns[-1].steps
+    to = {b for _a, b, _h in steps if 1 <= b <= 24}
+    src = {a for a, _b, _h in steps if 1 <= a <= 24} - to
+    return src, to
+
+
+def _last_marks(lay: _Layout, view: Mapping[str, Any]) -> str:
+    """A faint band along the whole point of each from/to point of the last move, drawn
+    under the checkers (the words under the board say the move; the marks only help the
+    eye find it, so they are hidden from screen readers)."""
+    src, to = last_move_points(view)
+    if not src and not to:
+        return ""
+    parts = []
+    for point, cls, opacity in [(p, "bg-last-from", ".18") for p in sorted(src)] + [
+        (p, "bg-last-to", ".34") for p in sorted(to)
+    ]:
+        x = lay.x(point) - PW / 2
+        y = FIELD_TOP if point > 12 else FIELD_BOTTOM - PH
+        parts.append(
+            f'<rect class="{cls}" data-point="{point}" x="{x:g}" y="{y:g}" width="{PW}" '
+            f'height="{PH}" fill="{LAST_MARK}" fill-opacity="{opacity}" stroke="{LAST_MARK}" '
+            f'stroke-width="2" stroke-opacity=".8" rx="3"/>'
+        )
+    return f'<g class="bg-last" aria-hidden="true">{"".join(parts)}</g>'
+
+
 def _landing(lay: _Layout, board: _Board, dst: int) -> tuple[float, float]:
     """Where a checker moved to dst would stand."""
     if dst == OFF:
@@ -451,7 +490,7 @@ def board_svg(
     else:
         board = _from_view(view["board"])
     light_me = viewer == 0
-    parts = [_frame(lay), _trays(lay, board.off, light_me)]
+    parts = [_frame(lay), _last_marks(lay, view), _trays(lay, board.off, light_me)]
     if counts:
         parts.append(_pips(lay, board.pips))
     for p in range(1, 25):
@@ -736,6 +775,7 @@ def render_board(
     aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons
     (``counts``: see :func:`board_svg`)."""
     svg = board_svg(view, turn, home=home, selected=selected, counts=counts)
+    last_move = last_turn_text(view)
     status = turn_status(turn) if turn is not None else ""
     match, crawford = "", False
     if view.get("length"):
@@ -764,7 +804,10 @@ def render_board(
             "turn": turn,
             "status": status,
             "announce": announcement(view, turn) if announce is None else announce,
-            "last_move": last_turn_text(view),
+            "last_move": last_move,
+            # "*" explained beside the notation that uses it (a newcomer read "12/15*/20*"
+            # and did not know the star).
+            "hit_note": "*" in last_move and "bg-notation" in last_move,
             "can_undo": bool(turn and turn.steps),
             "can_confirm": bool(turn and turn.complete and turn.play is not None),
             "play": turn.notation if turn is not None else "",
