@@ -148,5 +148,5 @@ def test_the_hit_star_is_explained_beside_the_notation(lang: str) -> None:
     # no star, no note
     quiet = bg.Game(bg.Rules(), dice=[(5, 4), (6, 1), (3, 2)])
     quiet = quiet.apply("move:13/8 24/20").apply("roll")
-    quiet = quiet.apply([a for a in quiet.legal_actions() if "*" not in a][0])
+    quiet = quiet.apply(next(a for a in quiet.legal_actions() if "*" not in a))
     assert "hit-note" not in table_frame_html(P.payload(quiet, 0), lang)

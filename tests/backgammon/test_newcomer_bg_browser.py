@@ -45,7 +45,9 @@ def _page(lang: str, body: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "ur", "hi"])
-def test_newcomer_findings_on_screen(browser, artifacts_dir: Path, tmp_path: Path, lang: str) -> None:
+def test_newcomer_findings_on_screen(
+    browser, artifacts_dir: Path, tmp_path: Path, lang: str
+) -> None:
     states = {
         "after-take": _after_double("take"),
         "doubled": _doubled(),

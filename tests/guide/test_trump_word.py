@@ -71,9 +71,9 @@ def test_renege_is_said_in_hindi_and_urdu() -> None:
 
 
 def test_the_shuffle_seed_is_not_called_a_seed_of_a_plant() -> None:
-    """"बीज"/"بیج" (a plant's seed) read oddly for the fairness secret and the players' own
-    letters: the table's secret is राज़/راز, the players' part their अक्षर/حروف; the "Fair
-    deal" line's label names the secret's mark, not a bare "promise"."""
+    """The word for a plant's seed ("बीज", "بیج") read oddly for the fairness secret and
+    the players' own letters: the table's secret is राज़/راز, the players' part their
+    अक्षर/حروف; the "Fair deal" line's label names the secret's mark, not a bare "promise"."""
     for lang, seed in (("hi", "बीज"), ("ur", "بیج")):
         po = polib.pofile(str(HI_PO if lang == "hi" else UR_PO))
         assert [e.msgid[:40] for e in po if seed in e.msgstr] == []
