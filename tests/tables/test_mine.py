@@ -5,10 +5,12 @@ session) and for an account; a private table is listed only to those seated at i
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import timezone, translation
 
 from game.models import Table
 from game.tables import access, due, lifecycle, mine, moves, presence
@@ -133,3 +135,61 @@ def test_no_box_and_no_query_for_a_first_visit(django_assert_num_queries: Any) -
     with django_assert_num_queries(0):
         assert mine.your_games(access.Owner(user=None, guest_key=None))["any"] is False
     assert 'data-testid="your-games"' not in Client().get("/en/").content.decode()
+
+
+def _play_one_hand(table: Table, player: Any) -> None:
+    """Play ``table``'s first hand (the player at seat 0, bots elsewhere) to its end."""
+    rng = random.Random(7)
+    presence.seat_connected(table_id=table.pk, seat=0)
+    table.refresh_from_db()
+    while table.status == Table.PLAYING and not replay.load(table).hands:
+        state = replay.load(table)
+        if state.to_move == 0:
+            moves.apply_action(
+                table_id=table.pk, owner=owner(player),
+                action=rng.choice(state.legal_actions()), expected_version=table.version,
+            )
+        else:
+            assert due.fire(table.pk, table.version, Table.BOT)
+        table.refresh_from_db()
+
+
+def test_your_games_rows_tell_two_play_now_tables_apart(users: list[Any]) -> None:
+    """A newcomer saw three rows "Rung, table #n · Playing · with Bot, Bot, Bot" and could
+    not tell which game was which: each row says the hand being played, the score (their
+    side first) and when it was last played."""
+    player = users[0]
+    older = lifecycle.play_now(owner=owner(player))
+    newer = lifecycle.play_now(owner=owner(player))
+    _play_one_hand(older, player)
+    Table.objects.filter(pk=older.pk).update(moved_at=timezone.now() - timedelta(minutes=5))
+    state = replay.load(Table.objects.get(pk=older.pk))
+    won = list(state.view(0)["match"]["scores"])
+    with translation.override("en"):
+        rows = {g["id"]: g for g in mine.your_games(owner(player))["playing"]}
+    assert rows[newer.pk]["round"] == "Hand 1" and rows[older.pk]["round"] == "Hand 2"
+    assert rows[newer.pk]["score"] == {"mine": 0, "theirs": 0}
+    assert rows[older.pk]["score"] == {"mine": won[0], "theirs": won[1]}  # seat 0: team 0
+    assert won != [0, 0]  # a finished hand scores for one side
+    assert rows[older.pk]["ago"] == "5 minutes ago"
+    assert rows[newer.pk]["ago"] == "just now"
+    client = _signed_in(player)
+    html = client.get("/en/play/").content.decode()
+    assert f"Score: you {won[0]}, them {won[1]}" in html
+    assert "last played 5 minutes ago" in html and "Hand 2" in html
+    for lang, words in (("ur", "5 منٹ پہلے"), ("hi", "5 मिनट पहले")):
+        html = client.get(f"/{lang}/play/").content.decode()
+        box = html.split('data-testid="your-games"', 1)[1].split("</section>", 1)[0]
+        assert words in box, lang
+        assert english_left(f"<div>{box}</div>", lang) == [], lang
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [(30, "just now"), (60, "1 minute ago"), (3599, "59 minutes ago"),
+     (3600, "1 hour ago"), (7200, "2 hours ago"), (86400 * 3, "3 days ago")],
+)
+def test_ago_says_how_long_ago_in_words(seconds: int, words: str) -> None:
+    now = timezone.now()
+    with translation.override("en"):
+        assert mine.ago(now - timedelta(seconds=seconds), now) == words
