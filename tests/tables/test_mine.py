@@ -193,3 +193,17 @@ def test_ago_says_how_long_ago_in_words(seconds: int, words: str) -> None:
     now = timezone.now()
     with translation.override("en"):
         assert mine.ago(now - timedelta(seconds=seconds), now) == words
+
+
+def test_the_menu_leads_to_your_games_once_there_are_any() -> None:
+    """A newcomer on a phone found no way back to their games in the menu: it links to
+    the Play page's "Your games" once the visitor has a guest key or an account."""
+    guest = Client()
+    assert 'data-testid="nav-your-games"' not in guest.get("/en/learn/").content.decode()
+    guest.post("/en/play/now/")
+    for lang in ("en", "ur", "hi"):
+        html = guest.get(f"/{lang}/").content.decode()
+        nav = html.split('class="site-nav"', 1)[1].split("</nav>", 1)[0]
+        assert f'href="/{lang}/play/#your-games-h" data-testid="nav-your-games"' in nav
+    lobby = guest.get("/en/play/").content.decode()
+    assert 'id="your-games-h"' in lobby  # the anchor it leads to
