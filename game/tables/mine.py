@@ -170,6 +170,24 @@ def _row(table: Table, seats: list[Seat], owner: access.Owner) -> dict[str, Any]
     return row
 
 
+def play_now_in_progress(owner: access.Owner, game: str) -> dict[str, Any] | None:
+    """The newest table of ``game`` that "Play now" made for ``owner`` and that is still
+    being played (private, no move timer, every other seat a bot's, the owner still in
+    theirs), as a row of "Your games"; None without one. Play now offers it back first
+    (game.tables.pages.play_now) rather than open one more table beside it."""
+    if not owner.is_user and not owner.guest_key:
+        return None
+    tables = held_tables(owner).filter(
+        status=Table.PLAYING, game=game, private=True, move_seconds__isnull=True
+    ).prefetch_related("seats")[:PAGE_ROWS]
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: s.number)
+        held = access.seat_of(seats, owner)
+        if held is not None and all(s.bot for s in seats if s.number != held):
+            return _row(table, seats, owner)
+    return None
+
+
 def your_games(owner: access.Owner) -> dict[str, Any]:
     """The pages' "Your games": the PAGE_ROWS newest tables in progress (waiting or being
     played) and the PAGE_ROWS newest finished, each with its page, who else sits there,

@@ -55,7 +55,7 @@ def _finish(table: Table, player: Any) -> None:
 def test_a_guest_finds_their_tables_by_their_session_newest_first() -> None:
     guest, stranger = Client(), Client()
     guest.post("/en/play/now/")
-    guest.post("/en/play/now/")
+    guest.post("/en/play/now/", {"new": "1"})  # past "Continue your game": a second one
     first, second = Table.objects.order_by("pk")
     listed = _mine(guest)
     assert [t["id"] for t in listed] == [second.pk, first.pk]
@@ -207,3 +207,39 @@ def test_the_menu_leads_to_your_games_once_there_are_any() -> None:
         assert f'href="/{lang}/play/#your-games-h" data-testid="nav-your-games"' in nav
     lobby = guest.get("/en/play/").content.decode()
     assert 'id="your-games-h"' in lobby  # the anchor it leads to
+
+
+def test_play_now_offers_the_game_in_progress_before_a_new_one() -> None:
+    """A newcomer's Play now opened a new table each time, beside the game they had
+    left: it offers that game back ("Continue your game") or a new one."""
+    guest = Client()
+    first = guest.post("/en/play/now/")
+    table = Table.objects.get()
+    assert first.status_code == 302 and first["Location"] == f"/en/play/{table.pk}/"
+    again = guest.post("/en/play/now/")
+    html = again.content.decode()
+    assert again.status_code == 200 and Table.objects.count() == 1
+    assert 'data-testid="play-now-choice"' in html
+    assert f'href="/en/play/{table.pk}/" data-testid="continue-game"' in html
+    assert "Score: you 0, them 0" in html and "last played just now" in html
+    # The other game's Play now is not this one's: a backgammon table is made.
+    bg = guest.post("/en/play/now/", {"game": "backgammon"})
+    assert bg.status_code == 302 and Table.objects.filter(game="backgammon").count() == 1
+    new = guest.post("/en/play/now/", {"new": "1"})
+    assert new.status_code == 302 and Table.objects.filter(game="courtpiece").count() == 2
+    for lang in ("ur", "hi"):
+        page = guest.post(f"/{lang}/play/now/").content.decode()
+        box = page.split('data-testid="play-now-choice"', 1)[1].split("</section>", 1)[0]
+        assert english_left(f"<div>{box}</div>", lang) == [], lang
+
+
+def test_play_now_makes_a_new_table_once_the_old_one_is_left(users: list[Any]) -> None:
+    """A table left to a bot, or one with another person at it, is not offered back."""
+    player = users[0]
+    client = _signed_in(player)
+    client.post("/en/play/now/")
+    table = Table.objects.get()
+    lifecycle.leave_seat(table_id=table.pk, owner=owner(player))
+    assert mine.play_now_in_progress(owner(player), "courtpiece") is None
+    assert client.post("/en/play/now/").status_code == 302
+    assert Table.objects.count() == 2
