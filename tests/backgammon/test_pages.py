@@ -308,9 +308,10 @@ def test_bg_play_now_asks_for_the_level_remembers_it_and_the_table_says_it(
     assert first.options == {"bot_level": "beginner"}
     page = client.get(made["Location"]).content.decode()
     assert 'data-testid="bot-level"' in page and "Bot: Beginner" in page
-    client.post("/en/play/now/", {"game": "backgammon"})  # no level: the last one chosen
+    # no level: the last one chosen (a new table: past "Continue your game")
+    client.post("/en/play/now/", {"new": "1", "game": "backgammon"})
     last = Table.objects.filter(game="backgammon").latest("created_at")
     assert last.pk != first.pk and last.options == {"bot_level": "beginner"}
     assert '<option value="beginner" selected>' in client.get("/en/play/").content.decode()
-    bad = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "hard"})
+    bad = client.post("/en/play/now/", {"new": "1", "game": "backgammon", "bot_level": "hard"})
     assert bad.status_code == 400
