@@ -284,14 +284,14 @@ def test_bg_the_lobby_names_the_bot_level_and_an_old_tables_level_by_its_new_nam
     from game.backgammon.views import options_text
 
     with translation.override("en"):
-        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+        assert "Bot: Expert" in options_text("backgammon", {"bot_level": "expert"}, 0)
         assert "Bot: Beginner" in options_text("backgammon", {"bot_level": "beginner"}, 0)
         # "easy" and "medium" were stored before the levels had their names.
-        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {"bot_level": "easy"}, 0)
-        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "medium"}, 0)
-        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {}, 0)
+        assert "Bot: Intermediate" in options_text("backgammon", {"bot_level": "easy"}, 0)
+        assert "Bot: Expert" in options_text("backgammon", {"bot_level": "medium"}, 0)
+        assert "Bot: Intermediate" in options_text("backgammon", {}, 0)
     with translation.override("ur"):
-        assert "بوٹ: ماہر (دو تہہ)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+        assert "بوٹ: ماہر" in options_text("backgammon", {"bot_level": "expert"}, 0)
     with translation.override("hi"):
         assert "बॉट: शुरुआती" in options_text("backgammon", {"bot_level": "beginner"}, 0)
 

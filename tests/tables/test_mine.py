@@ -20,6 +20,13 @@ from tests.tables.live import owner
 
 pytestmark = pytest.mark.django_db
 
+@pytest.fixture(autouse=True)
+def _english() -> Any:
+    """Each test begins in English, whichever language a page of the last one set."""
+    with translation.override("en"):
+        yield
+
+
 LISTED = {"id", "game", "variant", "status", "page", "version", "seats", "your_seat"}
 
 
@@ -243,3 +250,28 @@ def test_play_now_makes_a_new_table_once_the_old_one_is_left(users: list[Any]) -
     assert mine.play_now_in_progress(owner(player), "courtpiece") is None
     assert client.post("/en/play/now/").status_code == 302
     assert Table.objects.count() == 2
+
+
+def test_the_lobby_names_each_games_bot_menu_and_a_guest_needs_an_account() -> None:
+    """A newcomer saw two "Bot strength" menus, one in jargon ("Intermediate (0-ply)"),
+    and a "Create a table" that led a guest nowhere: each menu names its game, the
+    backgammon levels are plain words, and a guest's button says it needs an account and
+    leads to sign in (back to the new table's page after)."""
+    guest = Client()
+    html = guest.get("/en/play/").content.decode()
+    assert "Rung bots' strength" in html and "Backgammon bot's strength" in html
+    assert "ply" not in html
+    assert ">Intermediate</option>" in html and ">Expert</option>" in html
+    assert 'value="intermediate"' in html  # the API's names stay
+    assert 'href="/en/accounts/login/?next=/en/play/new/" data-testid="cp-new-table"' in html
+    assert "needs an account: sign in first" in html
+    for lang in ("ur", "hi"):
+        page = guest.get(f"/{lang}/play/").content.decode()
+        top = page.split("<h1>", 1)[1].split('data-testid="account-needed"', 1)[0]
+        assert english_left(f"<div><h1>{top}</div>", lang) == [], lang
+
+
+def test_the_lobby_lets_an_account_create_a_table(users: list[Any]) -> None:
+    html = _signed_in(users[0]).get("/en/play/").content.decode()
+    assert 'href="/en/play/new/" data-testid="cp-new-table"' in html
+    assert "needs an account" not in html
