@@ -10,9 +10,8 @@ spectator), never to anyone else."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse

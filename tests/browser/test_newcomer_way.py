@@ -37,6 +37,7 @@ def test_play_now_again_offers_the_game_and_the_menu_leads_to_it(
     page.wait_for_url(f"{site.url}/en/play/*/")
     page.wait_for_selector("#table-live .felt")
     table_path = page.url.removeprefix(site.url)
+    table_id = table_path.split("/")[-2]
     # Play now again, from the lobby: the game in progress is offered first.
     page.goto(f"{site.url}/en/play/")
     page.locator("[data-testid='cp-play-now']").click()
@@ -51,7 +52,7 @@ def test_play_now_again_offers_the_game_and_the_menu_leads_to_it(
             page.goto(f"{site.url}/{lang}/play/")
             _fits(page)
             page.screenshot(path=str(artifacts_dir / f"way-lobby-{lang}-{width}.png"))
-            row = page.locator(f"[data-testid='your-games'] li[data-table='{table_path.split('/')[-2]}']")
+            row = page.locator(f"[data-testid='your-games'] li[data-table='{table_id}']")
             assert row.locator("[data-testid='your-game-score']").count() == 1
             assert row.locator("[data-testid='your-game-ago']").count() == 1
             row.screenshot(path=str(artifacts_dir / f"way-row-{lang}-{width}.png"))
