@@ -275,3 +275,12 @@ def test_the_lobby_lets_an_account_create_a_table(users: list[Any]) -> None:
     html = _signed_in(users[0]).get("/en/play/").content.decode()
     assert 'href="/en/play/new/" data-testid="cp-new-table"' in html
     assert "needs an account" not in html
+
+
+def test_a_backgammon_row_names_its_game_and_score(users: list[Any]) -> None:
+    player = users[0]
+    table = lifecycle.play_now(owner=owner(player), game="backgammon")
+    row = mine.play_now_in_progress(owner(player), "backgammon")
+    assert row is not None and row["id"] == table.pk
+    assert row["round"] == "Game 1" and row["score"] == {"mine": 0, "theirs": 0}
+    assert mine.play_now_in_progress(owner(player), "courtpiece") is None
