@@ -23,9 +23,9 @@ DDS's search memory (its transposition table) is sized before the first solve by
 ``TABLES_DDS_MEMORY`` (docs/CONFIGURATION.md): ``small`` (the default) gives thread 0
 DDS's small table, which it frees after each solve, so a server process's memory stays
 flat; ``large`` keeps what endplay sets up on import (DDS's large table for each of the
-machine's cores), which never gives back what it grew to: 60 MiB after the first few
-hands and over 100 MiB after a few hundred, about a quarter less search time a hand
-(docs/PERFORMANCE.md, "DDS's memory"; issue 26).
+machine's cores), which never gives back what it grew to: 68 MiB after 100 hands, 88-92
+after 200-300, for 8-15% less CPU a hand (bench/dds_memory.py;
+docs/PERFORMANCE.md, "DDS's memory"; issue 26).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """DDS's search memory stays bounded in a server process (issue 26): the analysis of a
 finished hand (game.courtpiece.doubledummy) solves its positions with DDS, whose large
 transposition table, as endplay sets it up, keeps what it grew to for the life of the
-process (60 MiB after a few hands, over 100 MiB after a few hundred). With
+process (62 MiB after six hands, 88-92 MiB after 200-300). With
 ``TABLES_DDS_MEMORY`` at its default, ``small``, DDS frees its table after each solve.
 
 Each case runs in a process of its own (DDS is sized once per process) and reads what
