@@ -163,7 +163,7 @@ def test_leave_asks_before_it_leaves(browser: Any, artifacts_dir: Path, lang: st
             posted.append(route.request.url)
             route.fulfill(status=200, content_type="text/html", body="<p id=left>left</p>")
         else:
-            route.fulfill(status=200, content_type="text/html", body=html)
+            route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
 
     page.route("http://baithak.test/**", serve)
     page.goto(f"http://baithak.test/{lang}/play/7/")
