@@ -111,7 +111,7 @@ def test_the_hand_over_panel_is_read_whole_with_its_replay_link(
     link = page.get_by_test_id("summary-replay-link")
     assert link.is_visible() and link.get_attribute("href") == "replay/1/"
     box = link.bounding_box()
-    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width + 1
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
     for name in page.evaluate(NAMES_SEEN):
         assert name["inside"] and name["shown"], name
     assert page.locator(".summary-close").is_visible()
@@ -156,7 +156,9 @@ def test_leave_asks_before_it_leaves(browser: Any, artifacts_dir: Path, lang: st
     page = context.new_page()
     posted: list[str] = []
     rtl = ' dir="rtl"' if lang == "ur" else ""
-    html = f'<!doctype html><html lang="{lang}"{rtl}><body><main>{_tools(lang)}</main></body></html>'
+    html = (
+        f'<!doctype html><html lang="{lang}"{rtl}><body><main>{_tools(lang)}</main></body></html>'
+    )
 
     def serve(route: Any) -> None:
         if route.request.method == "POST":
