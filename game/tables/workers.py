@@ -55,6 +55,10 @@ def worker_count(default: int = 2) -> int:
         return default
 
 
+def _nothing() -> None:
+    """What ``WorkerPool.warm`` runs: a worker started is the whole point."""
+
+
 class WorkerPool:
     """``call(fn, *args)`` in one of at most ``workers`` processes (``fn`` and its
     arguments must pickle: a module-level function and plain data)."""
@@ -93,6 +97,18 @@ class WorkerPool:
                     initializer=self.initializer,
                 )
             return self._pool
+
+    def warm(self) -> None:
+        """Start the workers now without waiting for them (a no-op call), so that the
+        first decision that needs one does not wait for interpreters to start: a caller
+        that will soon need the pool (a hard bot deciding its calls in its own thread)
+        asks for this. Does nothing once the pool has started."""
+        if self._pool is not None:
+            return
+        pool = self._get()
+        with contextlib.suppress(Exception):  # a pool that fails shows on the first call
+            for _ in range(self.workers):
+                pool.submit(_nothing)
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         with self._slots:
