@@ -100,12 +100,6 @@ def _setup(backend: str, tmp: Path) -> None:
 CPU = {"server": 0.0, "workers": 0.0}  # CPU seconds spent while the clock worked
 
 
-def _pids(executor: Any) -> list[int]:
-    """The worker processes of a ProcessPoolExecutor (none before it has started)."""
-    processes = getattr(executor, "_processes", None) or {}
-    return [p.pid for p in list(processes.values()) if p.pid]
-
-
 def _proc_cpu(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` so far (Linux's /proc)."""
     try:
@@ -121,8 +115,7 @@ def _workers_now() -> dict[int, float]:
     from game.backgammon import bot as bgbot
     from game.courtpiece import thinking
 
-    executors = [bgbot._pool, thinking.POOL._pool]
-    return {pid: _proc_cpu(pid) for e in executors if e is not None for pid in _pids(e)}
+    return {pid: _proc_cpu(pid) for pid in [*bgbot.worker_pids(), *thinking.POOL.pids()]}
 
 
 def _clock_cpu(work: Any) -> None:

@@ -33,14 +33,14 @@ log = logging.getLogger(__name__)
 IN_WORKERS = frozenset({"hard"})  # the levels that think in the worker processes
 FALLBACK = "medium"
 
-def _load_bot() -> None:
+def load_bot() -> None:
     """Each worker's start: the bots and DDS loaded before its first search (a second of
     CPU that a search would otherwise wait for), then ``WorkerPool.warm`` starts them
     as soon as a hard bot decides anything."""
     from game.bots.courtpiece import hard as _hard  # noqa: F401  -- DDS (endplay) too
 
 
-POOL = WorkerPool("courtpiece bot", timeout=20.0, initializer=_load_bot)
+POOL = WorkerPool("courtpiece bot", timeout=20.0, initializer=load_bot)
 
 
 def searches(view: Mapping[str, Any], level: str) -> bool:

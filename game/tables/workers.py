@@ -55,6 +55,12 @@ def worker_count(default: int = 2) -> int:
         return default
 
 
+def executor_pids(executor: concurrent.futures.ProcessPoolExecutor | None) -> list[int]:
+    """The process ids of a process pool's workers (benchmarks read their CPU)."""
+    processes = getattr(executor, "_processes", None) or {}
+    return [p.pid for p in list(processes.values()) if p.pid]
+
+
 def _nothing() -> None:
     """What ``WorkerPool.warm`` runs: a worker started is the whole point."""
 
@@ -86,6 +92,10 @@ class WorkerPool:
 
     def started(self) -> bool:
         return self._pool is not None
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (none before the pool has started)."""
+        return executor_pids(self._pool)
 
     def _get(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:

@@ -124,7 +124,7 @@ LOADED = "'game.bots.courtpiece.hard' in __import__('sys').modules"
 def test_the_workers_start_early_with_the_bot_loaded() -> None:
     """``warm`` starts the workers without waiting for them, and each has the hard bot
     (DDS with it) loaded by its initializer before its first search."""
-    pool = thinking.WorkerPool("test warm", workers=1, initializer=thinking._load_bot)
+    pool = thinking.WorkerPool("test warm", workers=1, initializer=thinking.load_bot)
     try:
         assert not pool.started()
         pool.warm()
