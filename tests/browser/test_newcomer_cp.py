@@ -22,7 +22,7 @@ from game.engine import courtpiece as cp
 from game.tables.html import table_frame_html
 from tests.browser.site import ROOT
 from tests.courtpiece.payloads import payload
-from tests.courtpiece.test_newcomer_findings import _next_hand_called
+from tests.courtpiece.test_newcomer_findings import next_hand_called
 from tutorials.mistakes import tenths
 
 pytestmark = pytest.mark.browser
@@ -99,7 +99,7 @@ NAMES_SEEN = """() => {
 def test_the_hand_over_panel_is_read_whole_with_its_replay_link(
     browser: Any, artifacts_dir: Path, lang: str, width: int
 ) -> None:
-    frame = table_frame_html(payload(_next_hand_called(), 0), lang)
+    frame = table_frame_html(payload(next_hand_called(), 0), lang)
     page = _page(browser, width, _table(frame, lang), lang)
     slot = page.locator(".hand-summary-slot")
     # Not a box scrolling inside the felt, where a phone showed three lines of it.
@@ -134,7 +134,7 @@ def test_the_bar_says_what_a_hand_is_worth_on_a_phone_in_hand_one(
     page.locator(".table-bar").screenshot(path=str(artifacts_dir / f"newcomer-bar-{lang}.png"))
     page.context.close()
     # From hand 2 the summary has said it: the phone's bar keeps the target only.
-    later = table_frame_html(payload(_next_hand_called(), 0), lang)
+    later = table_frame_html(payload(next_hand_called(), 0), lang)
     page = _page(browser, 390, _table(later, lang), lang)
     assert not page.locator(".table-bar .score-hint").is_visible()
     page.context.close()

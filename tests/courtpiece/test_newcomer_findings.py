@@ -34,7 +34,7 @@ def _play_until(m: cp.Match, done: Any, seed: int = 4) -> cp.Match:
     raise AssertionError("never got there")
 
 
-def _next_hand_called() -> cp.Match:
+def next_hand_called() -> cp.Match:
     """Rung, hand 1 over and hand 2 waiting for trump: the hand-over panel is up."""
     m = cp.Match(cp.Rules(variant="rung"), seed="newcomer-over", chain=50)
     return _play_until(m, lambda m: bool(m.hands) and m.hand.phase == "call")
@@ -46,7 +46,7 @@ def _bar(html: str) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_hand_over_panel_links_to_the_hands_replay(lang: str) -> None:
-    html = table_frame_html(payload(_next_hand_called(), 0), lang)
+    html = table_frame_html(payload(next_hand_called(), 0), lang)
     summary = html[html.index('class="hand-summary"') : html.index('class="fairness"')]
     link = re.search(r'<p class="summary-replay"><a href="([^"]+)"[^>]*>([^<]+)</a>', summary)
     assert link, "no replay link outside the folded fairness box"
@@ -68,7 +68,7 @@ def test_what_a_hand_is_worth_is_in_the_bar_from_the_first_hand(lang: str) -> No
         hint = score_hint({"measure": "points"})
     first = _bar(table_frame_html(payload(m, 0), lang))
     assert re.search(r'<span class="score-hint">', first) and hint in first
-    later = _bar(table_frame_html(payload(_next_hand_called(), 0), lang))
+    later = _bar(table_frame_html(payload(next_hand_called(), 0), lang))
     assert '<span class="score-hint said">' in later
 
 
