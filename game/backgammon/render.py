@@ -28,7 +28,7 @@ from game.backgammon.moves import Turn
 from game.backgammon.words import action_label, how_word, kind_word, level_text
 from game.engine import backgammon as bg
 from game.tables.html import deadline
-from game.tables.words import empty, mention
+from game.tables.words import empty, left_name, mention
 
 HOMES = ("right", "left")
 
@@ -43,7 +43,9 @@ def seat_names(payload: dict[str, Any]) -> dict[int, str]:
     names: dict[int, str] = {}
     for s in payload.get("seats") or []:
         seat = int(s.get("seat", 0))
-        if s.get("bot"):
+        if s.get("bot") and s.get("left"):
+            names[seat] = left_name(str(s["left"]))
+        elif s.get("bot"):
             names[seat] = _("GNU Backgammon (bot)")
         elif s.get("player"):
             names[seat] = str(s["player"])
@@ -221,10 +223,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
             if w is not None
             else "",
         }
+    # A double is said by the board's own sentence ("You double.", "Your opponent
+    # doubles."), as the board's live region says it: never the play before it again.
     announce = bgboard.announcement(view)
-    if phase == "doubled":
-        announce = _("%(who)s doubles.") % {"who": who(1 - int(to_move or 0), me, names)}
-    elif phase == "resign" and offered:
+    if phase == "resign" and offered:
         announce = _("%(who)s offers to resign %(kind)s.") % {
             "who": who(1 - int(to_move or 0), me, names),
             "kind": kind_word({1: "single", 2: "gammon", 3: "backgammon"}.get(int(offered), "")),

@@ -1,10 +1,12 @@
-"""A player's own tables, the way back to a game: every table where they hold a seat, as an
-account or as a guest (by the key in their browser's session), newest first, finished ones
-too. ``GET /api/tables?mine=1`` lists them as the open tables are listed; the home page and
-the lobby show the few newest in progress and finished, with their replays.
+"""A player's own tables, the way back to a game: every table where they hold a seat, or
+held one during play and left it to a bot (lifecycle.leave_seat), as an account or as a
+guest (by the key in their browser's session), newest first, finished ones too.
+``GET /api/tables?mine=1`` lists them as the open tables are listed; the home page and the
+lobby show the few newest in progress and finished, with their replays.
 
 Only tables with one of the player's own seats: a private table is listed to those seated
-at it (who may open it without its invite), never to anyone else."""
+at it, or who left a seat there during play (who may open it without its invite, as a
+spectator), never to anyone else."""
 
 from __future__ import annotations
 
@@ -24,13 +26,13 @@ PAGE_ROWS = 5  # the pages' boxes: this many in progress, and as many finished
 
 
 def held_tables(owner: access.Owner) -> QuerySet[Table]:
-    """The tables where ``owner`` holds a seat now, newest first (none for a visitor
-    with neither an account nor a guest key)."""
+    """The tables where ``owner`` holds a seat now, or left one during play, newest first
+    (none for a visitor with neither an account nor a guest key)."""
     held = Q()
     if owner.is_user:
-        held |= Q(user_id=owner.user.pk)
+        held |= Q(user_id=owner.user.pk) | Q(left_user_id=owner.user.pk)
     if owner.guest_key:
-        held |= Q(guest_key=owner.guest_key)
+        held |= Q(guest_key=owner.guest_key) | Q(left_guest_key=owner.guest_key)
     if not held:
         return Table.objects.none()
     seats = Seat.objects.filter(held).values("table_id")
@@ -44,7 +46,8 @@ def page_url(table_id: int) -> str:
 
 def list_my_tables(owner: access.Owner, limit: int = MINE_MAX) -> list[dict[str, Any]]:
     """docs/TABLE_PROTOCOL.md's ``?mine=1`` list: each table as the open tables' list
-    gives it (frames.list_open_tables), with its page and the seat ``owner`` holds."""
+    gives it (frames.list_open_tables), with its page, the seat ``owner`` holds and the
+    seat they left during play (``left_seat``, a bot's since; None if they left none)."""
     out = []
     for table in held_tables(owner).select_related("host").prefetch_related("seats")[:limit]:
         seats = sorted(table.seats.all(), key=lambda s: s.number)
@@ -54,6 +57,7 @@ def list_my_tables(owner: access.Owner, limit: int = MINE_MAX) -> list[dict[str,
                 "page": page_url(table.pk),
                 "seats": frames.seat_rows(seats),
                 "your_seat": access.seat_of(seats, owner),
+                "left_seat": access.left_seat_of(seats, owner),
             }
         )
     return out
@@ -101,7 +105,9 @@ def _row(table: Table, seats: list[Seat], owner: access.Owner) -> dict[str, Any]
     if gspec is None:  # a game this server no longer registers
         return None
     rows = frames.seat_rows(seats)
-    mine = access.seat_of(seats, owner)
+    held = access.seat_of(seats, owner)
+    left = access.left_seat_of(seats, owner)
+    mine = held if held is not None else left  # a seat left is still the player's side
     others = _others(rows, mine)
     row: dict[str, Any] = {
         "id": table.pk,
@@ -113,6 +119,9 @@ def _row(table: Table, seats: list[Seat], owner: access.Owner) -> dict[str, Any]
         "with": _("with %(names)s") % {"names": pgettext("list separator", ", ").join(others)},
         "replays": [],
         "won": None,
+        # Left during play: a bot plays their seat on (or played it to the end).
+        "left": left is not None,
+        "left_seat": left,
     }
     if table.status == Table.OVER:
         row.update(_finished_part(table, gspec, mine))
