@@ -19,6 +19,7 @@ cube action the analysis found.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.formats import number_format
@@ -147,8 +148,22 @@ def _bg_states(game: bg.Game) -> dict[Any, Any]:
     return out
 
 
-def _n(value: float, places: int) -> str:
+def _n(value: float | Decimal, places: int) -> str:
     return str(number_format(value, places))
+
+
+def tenths(value: float) -> Decimal:
+    """``value`` to one decimal place, halves up (6.45 -> 6.5), as the replay's script
+    rounds (static/js/replay.js ``tenths``): both say the same numbers."""
+    return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def tricks_shown(judged: dict[str, Any]) -> tuple[Decimal, Decimal, Decimal]:
+    """A card's worth, the best card's worth and what it cost, as shown: the cost is the
+    difference of the two worths shown, so "worth 6.5 ... 5.2" never says "cost 1.2" (the
+    unrounded cost, 1.22) beside a replay saying 1.3."""
+    best, played = tenths(judged["best"]), tenths(judged["played"])
+    return best, played, best - played
 
 
 def explanation(m: Mistake) -> str:
@@ -156,6 +171,7 @@ def explanation(m: Mistake) -> str:
     j = m.judged
     if m.game == "courtpiece":
         better = ", ".join(pictures.card_label(c) for c in j["better"])
+        best, played, loss = tricks_shown(j)
         return ngettext(
             "From what you could know then, %(better)s was worth %(best)s tricks on average, "
             "and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks.",
@@ -164,10 +180,10 @@ def explanation(m: Mistake) -> str:
             len(j["better"]),
         ) % {
             "better": better,
-            "best": _n(j["best"], 1),
+            "best": _n(best, 1),
             "card": pictures.card_label(j["card"]),
-            "played": _n(j["played"], 1),
-            "loss": _n(j["loss"], 1),
+            "played": _n(played, 1),
+            "loss": _n(loss, 1),
         }
     if m.is_cube:
         e = j["equities"]

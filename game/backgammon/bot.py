@@ -205,6 +205,11 @@ def workers() -> int:
     return 2
 
 
+def worker_pids() -> list[int]:
+    """The gnubg worker processes' ids (none before the pool has started)."""
+    return workers_module.executor_pids(_pool)
+
+
 def shutdown() -> None:
     global _pool
     with _lock:

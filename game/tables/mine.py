@@ -10,12 +10,14 @@ spectator), never to anyone else."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from game.models import Seat, Table
 from game.tables import access, frames, registry
@@ -80,6 +82,40 @@ def _others(rows: list[dict[str, Any]], mine: int | None) -> list[str]:
     return names
 
 
+def ago(when: datetime, now: datetime | None = None) -> str:
+    """How long ago ``when`` was, in a few words of the active language ("5 minutes
+    ago"): Django's own timesince has no Urdu or Hindi, so the pages say it here."""
+    seconds = max(0, int(((now or timezone.now()) - when).total_seconds()))
+    minutes, hours, days = seconds // 60, seconds // 3600, seconds // 86400
+    if minutes < 1:
+        return _("just now")
+    if hours < 1:
+        return ngettext("%(n)d minute ago", "%(n)d minutes ago", minutes) % {"n": minutes}
+    if days < 1:
+        return ngettext("%(n)d hour ago", "%(n)d hours ago", hours) % {"n": hours}
+    return ngettext("%(n)d day ago", "%(n)d days ago", days) % {"n": days}
+
+
+def _progress(table: Table, gspec: registry.GameSpec, mine: int | None) -> dict[str, Any]:
+    """What tells one table in progress from another: the score (the player's side
+    first), the hand (or game) being played, from a replay of its log (the process's
+    cache spares most of it); nothing for a table not started."""
+    if table.status != Table.PLAYING:
+        return {"score": None, "round": None}
+    try:
+        state = replay.load(table)
+    except ValueError:
+        return {"score": None, "round": None}
+    view = state.view(mine)
+    scores = (view.get("match") or {}).get("scores") or view.get("score")
+    score = None
+    if scores and len(scores) == len(gspec.teams) == 2:  # two sides: the player's, the other
+        side = next((i for i, team in enumerate(gspec.teams) if mine in team), 0)
+        score = {"mine": int(scores[side]), "theirs": int(scores[1 - side])}
+    done = len(gspec.finished(state))
+    return {"score": score, "round": gspec.pages.round_name(done + 1)}
+
+
 def _finished_part(table: Table, gspec: registry.GameSpec, mine: int | None) -> dict[str, Any]:
     """A finished table's replays (one per finished hand or game) and whether the
     player's side won: a replay of its log (the process's cache spares most of it)."""
@@ -122,10 +158,33 @@ def _row(table: Table, seats: list[Seat], owner: access.Owner) -> dict[str, Any]
         # Left during play: a bot plays their seat on (or played it to the end).
         "left": left is not None,
         "left_seat": left,
+        "score": None,
+        "round": None,
+        "ago": ago(table.moved_at or table.started_at or table.created_at),
     }
     if table.status == Table.OVER:
         row.update(_finished_part(table, gspec, mine))
+    else:
+        row.update(_progress(table, gspec, mine))
     return row
+
+
+def play_now_in_progress(owner: access.Owner, game: str) -> dict[str, Any] | None:
+    """The newest table of ``game`` that "Play now" made for ``owner`` and that is still
+    being played (private, no move timer, every other seat a bot's, the owner still in
+    theirs), as a row of "Your games"; None without one. Play now offers it back first
+    (game.tables.pages.play_now) rather than open one more table beside it."""
+    if not owner.is_user and not owner.guest_key:
+        return None
+    tables = held_tables(owner).filter(
+        status=Table.PLAYING, game=game, private=True, move_seconds__isnull=True
+    ).prefetch_related("seats")[:PAGE_ROWS]
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda s: s.number)
+        held = access.seat_of(seats, owner)
+        if held is not None and all(s.bot for s in seats if s.number != held):
+            return _row(table, seats, owner)
+    return None
 
 
 def your_games(owner: access.Owner) -> dict[str, Any]:

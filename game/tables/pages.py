@@ -123,7 +123,9 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """One click from the home page: a table against bots, of the game the form names
-    (the default game without one); guests welcome."""
+    (the default game without one); guests welcome. When Play now already made them a
+    table of that game still being played, a page offers to continue it or (``new``)
+    to start another."""
     owner = access.owner_from_request(request)
     game = request.POST.get("game") or registry.default_name()
     if registry.find(game) is None:
@@ -131,6 +133,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
     # The level the form asks for, else the one this player chose last, else the game's.
     level = request.POST.get("bot_level") or botlevel.remembered(request, game)
     options = {botlevel.OPTION: level} if level else {}
+    # A game against bots already being played: offer it back, or a new one ("new").
+    going = None if request.POST.get("new") else mine.play_now_in_progress(owner, game)
+    if going is not None:
+        context = {"going": going, "game": game, "bot_level": level or ""}
+        return render(request, "game/play_now_choice.html", context)
     try:
         table = lifecycle.play_now(owner=owner, game=game, options=options)
     except TableError as error:

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 
 from tests.browser.site import Site, console_errors
-from tests.browser.test_backgammon import BOARD, LIVE, _wait_my_turn
-from tests.browser.test_backgammon import _play_now as _bg_play_now
-from tests.browser.test_way_back import _confirmation_link
+from tests.browser.test_backgammon import BOARD, LIVE, wait_my_turn
+from tests.browser.test_backgammon import play_now as _bg_play_now
+from tests.browser.test_way_back import confirmation_link
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,7 @@ def test_a_guest_signs_up_from_the_table_and_comes_back_to_it(
     logged = len(site.log.read_text(errors="replace"))
     page.locator("form.account-form button[type=submit]").click()
     page.wait_for_url(f"{site.url}/en/accounts/confirm-email/")
-    page.goto(f"{site.url}{_confirmation_link(site, logged)}")
+    page.goto(f"{site.url}{confirmation_link(site, logged)}")
     page.get_by_role("button", name="Confirm").click()
     page.wait_for_url(f"{site.url}{table_path}")
     page.wait_for_selector("#table-live .felt")
@@ -178,7 +178,7 @@ def test_backgammon_cube_and_last_move_read_as_they_are(
         deadline = time.monotonic() + 90
         while not page.locator(f"{BOARD} [data-testid='last-move']").count():
             assert time.monotonic() < deadline, "the bot never moved"
-            phase = _wait_my_turn(page)
+            phase = wait_my_turn(page)
             before = str(page.locator("#table-live").get_attribute("data-version"))
             if phase == "roll":
                 page.locator(f"{LIVE} button[data-action='roll']").click()

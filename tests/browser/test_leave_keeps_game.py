@@ -47,7 +47,11 @@ def test_a_guest_leaves_play_now_and_finds_the_game_again(
     table_path = page.url.removeprefix(site.url)
     leave = page.locator(".leave-button")
     assert leave.inner_text() == "Leave (the game ends)"  # every other seat is a bot
-    leave.click()
+    leave.click()  # only asks: one tap on a phone ended a game
+    assert page.get_by_test_id("leave-yes").is_visible()
+    assert page.locator("[data-testid='left-offer']").count() == 0
+    assert page.locator("#table-live").get_attribute("data-seat") != ""
+    page.get_by_test_id("leave-yes").click()
     page.wait_for_selector("[data-testid='left-offer']")
     assert "You left this game before it ended." in page.locator(
         "[data-testid='left-offer']"
@@ -119,6 +123,7 @@ def test_a_player_who_left_watches_and_takes_their_seat_back(
     leave = page.locator(".leave-button")
     assert leave.inner_text() == "Leave (a bot plays on)"  # the host plays on
     leave.click()
+    page.get_by_test_id("leave-yes").click()
     page.wait_for_selector("[data-testid='left-offer'] .take-back-button")
     assert page.locator("#table-live").get_attribute("data-seat") == ""
     # The table names them, not "Bot (North)", and says that they left.
