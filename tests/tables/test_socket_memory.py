@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
@@ -120,6 +121,11 @@ def _garbage_after(body: Callable[[], Awaitable[None]]) -> list[Any]:
     """What a full collection finds after ``body`` ran with the collector off (kept in
     gc.garbage by DEBUG_SAVEALL, so the test can name it)."""
     run(body)
+    return _garbage()
+
+
+def _garbage() -> list[Any]:
+    """What a full collection finds now."""
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
@@ -170,3 +176,105 @@ def test_a_move_the_thread_plays_leaves_nothing_for_the_collector(
     assert Table.objects.get(pk=table.pk).version >= ROUNDS  # the moves were played
     assert [o for o in garbage if type(o) is fastmoves.Fallback] == []
     assert [o for o in garbage if type(o) is Match] == []  # the states they held
+
+
+
+
+def _where(task: asyncio.Future[Any]) -> str:
+    """The innermost of the consumer's own coroutines its task waits in (name:line)."""
+    where, coro = "", task.get_coro()  # type: ignore[attr-defined]
+    while getattr(coro, "cr_frame", None) is not None:
+        code = coro.cr_frame.f_code
+        if code.co_filename == consumers.__file__:
+            where = f"{code.co_name}:{coro.cr_frame.f_lineno}"
+        coro = coro.cr_await
+    return where
+
+
+# Where the server cancels a socket's task after its client closed, in turn: "serve" while
+# serve still waits (its first wait, the close not yet read, or its second, for its pump
+# tasks), "clean-up" once serve is done (the socket's _ended: its place given back, out
+# of the group, its seat's presence). daphne cancels again every second until it ends.
+PLANS = [
+    ("serve",),
+    ("clean-up",),
+    ("serve", "clean-up"),
+    ("serve", "serve", "clean-up"),
+]
+
+
+def _place(task: asyncio.Future[Any]) -> str:
+    where = _where(task)
+    return "serve" if where.startswith("serve:") else "clean-up" if where else ""
+
+
+def test_sockets_cancelled_in_their_clean_up_leave_nothing_for_the_collector(
+    users: list[Any], collector_off: None, settings: Any
+) -> None:
+    """Issue 26, the soak's last finding: its clients closing 1,000 sockets at once left
+    490 sockets' ``pump`` tasks of ``serve`` in reference cycles, two CancelledErrors
+    each. The server cancels a socket's task once its clean-up after its client's close
+    takes too long (daphne's application checker, again every second until it ends, as
+    under a thousand closes at once), and a cancel that came while ``serve`` waited, or
+    during ``_ended``, left the socket in cycles. Here each socket's client closes and
+    its task is cancelled at the places of a plan (PLANS), one socket for each place a
+    plan's cancel lands at (``serve``'s first wait, its second, each await of the
+    clean-up). Nothing is left for the collector, and the clean-up is done all the same
+    (its place given back: the OpenSocket row)."""
+    from game.models import OpenSocket
+
+    settings.TABLES_SOCKETS_PER_CLIENT = 1000  # one client's sockets, all watching
+    table = four_player_table(users)
+    refs: list[weakref.ref[consumers.TableConsumer]] = []
+    carried_out: set[tuple[str, ...]] = set()
+    cancelled_at: set[str] = set()
+
+    async def one(plan: tuple[str, ...], skip: int) -> None:
+        """A socket closed by its client, its task cancelled at ``plan``'s places,
+        the first ``skip`` of the consumer's awaits at the first place let by."""
+        before = {s.channel_name for ws in consumers.LOCAL_SOCKETS.values() for s in ws}
+        comm = socket(table.pk)
+        assert (await comm.connect())[0]
+        await frames(comm, quiet=0.02)
+        refs.append(weakref.ref(the_consumer(before)))
+        await comm.input_queue.put({"type": "websocket.disconnect", "code": 1000})
+        done: list[str] = []
+        seen = ""
+        deadline = time.monotonic() + 5
+        while not comm.future.done() and len(done) < len(plan) and time.monotonic() < deadline:
+            where = _where(comm.future)
+            if where != seen:  # a new await of the consumer's
+                seen = where
+                if _place(comm.future) == plan[len(done)]:
+                    if skip:
+                        skip -= 1
+                    else:
+                        comm.future.cancel()
+                        done.append(plan[len(done)])
+                        cancelled_at.add(where)
+            await asyncio.sleep(0)
+        carried_out.add(tuple(done))
+        # As daphne waits for it (handler_fails): the end read off the done task.
+        await asyncio.wait([comm.future], timeout=5)
+        assert comm.future.done()
+        del comm
+
+    async def body() -> None:
+        for plan in PLANS:
+            for skip in range(4):
+                await one(plan, skip)
+        deadline = time.monotonic() + 10  # the clean-ups that went on after their cancel
+        while consumers.ENDING and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # the loop's own callbacks of the last ones
+
+    run(body)
+    left = alive(refs)
+    garbage = _garbage()
+    assert set(PLANS) <= carried_out, (carried_out, cancelled_at)
+    assert [o for o in garbage if isinstance(o, asyncio.CancelledError)] == []
+    assert [o for o in garbage if isinstance(o, asyncio.Task)] == []
+    assert [o for o in garbage if isinstance(o, consumers.TableConsumer)] == []
+    assert left == 0
+    assert consumers.LOCAL_SOCKETS == {}
+    assert not OpenSocket.objects.filter(table_id=table.pk).exists()

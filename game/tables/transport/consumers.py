@@ -50,6 +50,11 @@ except ImportError:  # pragma: no cover - another server
 log = logging.getLogger(__name__)
 
 
+# The clean-ups of sockets whose tasks were cancelled before they were done (see
+# _NoConnectionHop.__call__): held here until they end, as the loop holds a task weakly.
+ENDING: set[asyncio.Future[None]] = set()
+
+
 async def _send_nothing(message: dict[str, Any]) -> None:
     """A closed socket's send: nothing goes out any more."""
 
@@ -126,8 +131,13 @@ async def serve(sources: list[Any], dispatch: Any, turn: Turn) -> None:
     finally:
         for task in tasks:
             task.cancel()
-        await asyncio.wait(tasks)
-        errors = [task.exception() for task in tasks if not task.cancelled()]
+        try:  # cancelled here too, the tasks are let go of (and end on their own)
+            await asyncio.wait(tasks)
+            errors = [task.exception() for task in tasks if not task.cancelled()]
+        except BaseException:
+            tasks.clear()
+            del task
+            raise
         # Nothing of a socket may outlive it in a reference cycle: only the garbage
         # collector's full pass frees those, and a server holds that pass back
         # (baithak.process). An error keeps its traceback, the traceback the frames it
@@ -192,16 +202,37 @@ class _NoConnectionHop(AsyncWebsocketConsumer):
             ended_by = error
         # Not in a finally: with an exception in flight, sync_to_async hands it to its
         # thread, which raises it there, and the error's traceback then holds the frame
-        # that holds the error (a cycle keeping the whole socket: see serve).
-        await self._ended()
-        # send_while_open holds this consumer (its ``closing``), and the consumer holds it:
-        # let go of it, so a closed socket is freed by reference counting.
-        self.base_send = _send_nothing
+        # that holds the error (a cycle keeping the whole socket: see serve). In a task
+        # of its own, which a cancel of this one does not stop: the server cancels a
+        # closed socket's task once its clean-up has taken too long (daphne, every
+        # second until it ends), and a clean-up cut short left the seat's presence and
+        # the socket's place counted, and send_while_open holding the consumer.
+        ending = asyncio.ensure_future(self._end())
+        ENDING.add(ending)
+        ending.add_done_callback(ENDING.discard)
+        try:
+            await asyncio.shield(ending)
+        except BaseException:
+            # Cancelled meanwhile (the clean-up goes on without this task). The error
+            # that ended serve has this frame in its traceback, and this frame has the
+            # error: let go of it before the cancel goes on, or the two hold each other
+            # and with them serve's frame, its pump tasks and the consumer (issue 26:
+            # the soak's 1,000 sockets closed at once; docs/PERFORMANCE.md).
+            ended_by = None
+            raise
         if ended_by is not None:
             try:
                 raise ended_by
             finally:
                 del ended_by
+
+    async def _end(self) -> None:
+        try:
+            await self._ended()
+        finally:
+            # send_while_open holds this consumer (its ``closing``), and the consumer
+            # holds it: let go of it, so a closed socket is freed by reference counting.
+            self.base_send = _send_nothing
 
     async def _ended(self) -> None:
         """The socket is done, cleanly or not: Channels calls ``disconnect`` only when the
