@@ -50,8 +50,9 @@ except ImportError:  # pragma: no cover - another server
 log = logging.getLogger(__name__)
 
 
-# The clean-ups of sockets whose tasks were cancelled before they were done (see
-# _NoConnectionHop.__call__): held here until they end, as the loop holds a task weakly.
+# The sockets' clean-ups under way (_NoConnectionHop.__call__), each held here until it
+# ends: the loop holds a task only weakly, and one whose socket's task was cancelled
+# meanwhile has nobody else waiting for it.
 ENDING: set[asyncio.Future[None]] = set()
 
 
