@@ -58,6 +58,10 @@ SEARCH_FROM = 11
 # 12-13 cards costs too much CPU for the time goal (docs/PERFORMANCE.md).
 TARGET_FROM = 12
 EARLY_DEALS = 8  # deals solved with TARGET_FROM cards in hand or more
+DEALS_11 = 8  # deals solved with 11 cards in hand (or 12-13 below TARGET_FROM)
+DEALS_10 = 12  # ... with 10 cards
+DEALS_8 = 12  # ... with 8 or 9 cards
+DEALS_LATE = 20  # ... with 7 or fewer
 
 
 def samples_for(cards_left: int) -> int:
@@ -68,10 +72,12 @@ def samples_for(cards_left: int) -> int:
     if cards_left >= TARGET_FROM:
         return EARLY_DEALS
     if cards_left >= 11:
-        return 8
+        return DEALS_11
+    if cards_left >= 10:
+        return DEALS_10
     if cards_left >= 8:
-        return 12
-    return 20
+        return DEALS_8
+    return DEALS_LATE
 
 
 def goal_need(hv: Mapping[str, Any]) -> int:
