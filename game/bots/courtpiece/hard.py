@@ -32,7 +32,8 @@ from .sampling import dd_reaching, dd_tricks, hand_view, sample_worlds
 
 TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
 KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
-MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equally
+MARGIN = 0.1  # a trick more breaks ties between cards that reach the goal equally
+TRICKS_ABOVE = 1  # tricks beyond the goal count up to this many (then only a kot does)
 # The medium bot's card is kept unless another card reaches the goal more often by this
 # much, and by at least SWITCH_DEALS sampled deals' worth. Search knows the deal in each
 # sample and so favours cards that are only good when the cards lie one way ("strategy
@@ -40,8 +41,8 @@ MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equa
 # of four deals favoured a low club that cost two tricks in the real deal). Too wide a
 # margin loses what search finds: with 0.25 and 2.5 deals, and 4-16 deals a decision,
 # the plain DDS sampler beat hard in Single Sar (docs/PERFORMANCE.md).
-SWITCH = 0.1
-SWITCH_DEALS = 1.5
+SWITCH = 0.05
+SWITCH_DEALS = 0.0
 # At the first tricks (TARGET_FROM cards in hand or more) each deal says only reach/not
 # reach and the deals are few: a wider margin there. With 1.5, in the scenario test's
 # opening lead (A K Q J of trumps) 8 deals said a low diamond reached 7 in 6 and the
@@ -52,16 +53,16 @@ EARLY_SWITCH_DEALS = 2.5
 # Cards in hand from which hard searches. 13 (from the first trick, with TARGET_FROM's
 # reach-only solves) was measured: no hand's result changed in 225 duplicate deals
 # against today's bot, for half as much CPU again (docs/PERFORMANCE.md), so 11 it stays.
-SEARCH_FROM = 11
+SEARCH_FROM = 13
 # With this many cards in hand or more, each deal is solved only for "does this card
 # reach the goal?" (DDS's target mode, :func:`.sampling.dd_reaching`): the full solve at
 # 12-13 cards costs too much CPU for the time goal (docs/PERFORMANCE.md).
-TARGET_FROM = 12
+TARGET_FROM = 14
 EARLY_DEALS = 8  # deals solved with TARGET_FROM cards in hand or more
-DEALS_11 = 8  # deals solved with 11 cards in hand (or 12-13 below TARGET_FROM)
-DEALS_10 = 12  # ... with 10 cards
-DEALS_8 = 12  # ... with 8 or 9 cards
-DEALS_LATE = 20  # ... with 7 or fewer
+DEALS_11 = 10  # deals solved with 11 cards in hand (or 12-13 below TARGET_FROM)
+DEALS_10 = 16  # ... with 10 cards
+DEALS_8 = 24  # ... with 8 or 9 cards
+DEALS_LATE = 40  # ... with 7 or fewer
 
 
 def samples_for(cards_left: int) -> int:
@@ -109,7 +110,7 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
         value += KOT_BONUS
     if theirs == 13:
         value -= KOT_BONUS
-    return value + MARGIN * ours
+    return value + MARGIN * min(ours, goal_need(hv) + TRICKS_ABOVE)
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
@@ -172,7 +173,7 @@ def choose(view: Mapping[str, Any]) -> str:
         return fallback
     best = max(scores.values())
     deals = SWITCH_DEALS if len(hv["hand"]) < TARGET_FROM else EARLY_SWITCH_DEALS
-    margin = max(SWITCH, deals / samples_for(len(hv["hand"])))
+    margin = max(SWITCH, deals / samples_for(len(hv["hand"]))) + 1e-9
     if scores.get(fallback[5:], -1.0) >= best - margin:
         return fallback
     return "play:" + min(card for card, v in scores.items() if v >= best - 1e-9)
