@@ -5,9 +5,11 @@ Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: :func:`search
 each legal card is scored in deals drawn by
 :func:`.sampling.sample_worlds` (consistent with the cards played, the voids shown, the
 public cards and what the calls and bids say), each deal solved double-dummy by endplay's
-DDS (:func:`.sampling.dd_tricks`). A card's score is the mean, over the deals, of the
-hand's real goal reached with it (:func:`goal_value`), not of raw tricks: reach 7 (or make
-or set a Hukum contract), then a kot for or against.
+DDS (:func:`.sampling.dd_tricks`), from the first trick on. A card's score is the mean,
+over the deals, of the hand's real goal reached with it (:func:`goal_value`): reach 7
+(or make or set a Hukum contract), then a kot for or against, and a tenth for each trick
+up to one above the goal (with 13 tricks to go nearly every card reaches the goal in the
+same deals; the tricks tell the cards apart, and beyond the goal they are worth nothing).
 
 Where it is not plain trick-taking (Double Sar's piles, Mendikot's tens, Be-Ranga and
 Mendikot before trump is fixed, Hidden Rung before the reveal), and for the calls, bids,
@@ -16,7 +18,7 @@ medium bot's rules: double-dummy scores do not describe those games, and rollout
 medium bot cost more than the time goal allows (docs/PERFORMANCE.md).
 
 Deterministic: the sampling is seeded from the view; the medium bot's card is kept unless
-another reaches the goal clearly more often (:data:`SWITCH`), then ties go to card order.
+another scores more by :data:`SWITCH`, then ties go to card order.
 """
 
 from __future__ import annotations
@@ -34,32 +36,34 @@ TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
 KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
 MARGIN = 0.1  # a trick more breaks ties between cards that reach the goal equally
 TRICKS_ABOVE = 1  # tricks beyond the goal count up to this many (then only a kot does)
-# The medium bot's card is kept unless another card reaches the goal more often by this
-# much, and by at least SWITCH_DEALS sampled deals' worth. Search knows the deal in each
-# sample and so favours cards that are only good when the cards lie one way ("strategy
-# fusion"); with few deals one deal's verdict is noise (Rung deal 10 of the benchmark: two
-# of four deals favoured a low club that cost two tricks in the real deal). Too wide a
-# margin loses what search finds: with 0.25 and 2.5 deals, and 4-16 deals a decision,
-# the plain DDS sampler beat hard in Single Sar (docs/PERFORMANCE.md).
+# The medium bot's card is kept unless another card scores this much more (and, in the
+# old reach-only mode, SWITCH_DEALS sampled deals' worth more): half a trick, or one deal
+# in twenty reaching the goal. A wide margin hid what search finds: with 0.1 and 1.5
+# deals' worth (tricks worth 0.01) hard's card differed from medium's in 0 and 2 of
+# 190/222 first-trick decisions, and hard won 0.538 of duplicate Rung hands against
+# today's bot; with no margin (tricks worth 0.1, more deals) 0.619 on the same deals
+# (docs/PERFORMANCE.md). Some margin stays for the obvious-position tests: the last trump
+# drawn with the master (AS 1.831 against QH 1.863: partner may hold the last trump, and
+# the deals then say the queen of hearts takes a trick more), the doubleton ace kept
+# (0.03), a trump led while an opponent may still hold one (0.03).
 SWITCH = 0.05
 SWITCH_DEALS = 0.0
-# At the first tricks (TARGET_FROM cards in hand or more) each deal says only reach/not
-# reach and the deals are few: a wider margin there. With 1.5, in the scenario test's
-# opening lead (A K Q J of trumps) 8 deals said a low diamond reached 7 in 6 and the
-# jack of trumps in 4; 32 deals said 25 and 23, and the real deal 4 tricks either way.
+# At TARGET_FROM cards in hand or more (reach-only solves, not used now) a wider margin.
 EARLY_SWITCH_DEALS = 2.5
 
 
-# Cards in hand from which hard searches. 13 (from the first trick, with TARGET_FROM's
-# reach-only solves) was measured: no hand's result changed in 225 duplicate deals
-# against today's bot, for half as much CPU again (docs/PERFORMANCE.md), so 11 it stays.
+# Cards in hand from which hard searches: from the first trick. (11 before: the search
+# from 13 with reach-only solves, 8 deals and the wide margin changed no result.)
 SEARCH_FROM = 13
 # With this many cards in hand or more, each deal is solved only for "does this card
-# reach the goal?" (DDS's target mode, :func:`.sampling.dd_reaching`): the full solve at
-# 12-13 cards costs too much CPU for the time goal (docs/PERFORMANCE.md).
+# reach the goal?" (DDS's target mode, :func:`.sampling.dd_reaching`). 14: never; at trick
+# one reach-only solves cannot tell the cards apart (above), and the full solve costs
+# 10 ms median, 39 ms mean a deal at 13 cards, 7 and 11 at 12 (docs/PERFORMANCE.md).
 TARGET_FROM = 14
 EARLY_DEALS = 8  # deals solved with TARGET_FROM cards in hand or more
-DEALS_11 = 10  # deals solved with 11 cards in hand (or 12-13 below TARGET_FROM)
+# Deals solved by cards in hand: as many as DDS's time allows (a full solve takes about
+# 5 ms mean at 11 cards, 2.4 at 10, 1.1 at 9, under 0.7 from 8).
+DEALS_11 = 10  # with 11 to 13 cards in hand (below TARGET_FROM)
 DEALS_10 = 16  # ... with 10 cards
 DEALS_8 = 24  # ... with 8 or 9 cards
 DEALS_LATE = 40  # ... with 7 or fewer
@@ -127,7 +131,7 @@ def searchable(hv: Mapping[str, Any]) -> bool:
     return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
-def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
+def card_scores(view: Mapping[str, Any], deals: int | None = None) -> dict[str, float]:
     """Mean goal value of each legal card over the sampled deals (see the docstring)."""
     hv = hand_view(view)
     seat: int = hv["seat"]
@@ -136,7 +140,8 @@ def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
     ours0, theirs0 = taken[seat % 2], taken[1 - seat % 2]
     left = 13 - int(hv.get("trick_count") or 0)
     trick = [(e["seat"], e["card"]) for e in hv.get("trick") or []]
-    worlds = sample_worlds(view, samples_for(len(hv["hand"])))
+    count = samples_for(len(hv["hand"])) if deals is None else deals
+    worlds = sample_worlds(view, count)
     totals = dict.fromkeys(plays, 0.0)
     if len(hv["hand"]) >= TARGET_FROM:
         # Reach-the-goal only: 1 for a card that reaches it in a deal, 0 otherwise.
