@@ -121,9 +121,15 @@ SEARCH_DEALS = 8
 SEARCH_SWITCH = 0.05
 
 
+def rules_choose(view: Mapping[str, Any]) -> str:
+    """The medium bot's rules alone, without its endgame search (hard's fallback: hard
+    searches every such position with more deals itself)."""
+    return rulebased.choose(view, MediumPlay)
+
+
 def choose(view: Mapping[str, Any]) -> str:
     """The medium bot's action for the view (see :func:`.rulebased.choose`)."""
-    action = rulebased.choose(view, MediumPlay)
+    action = rules_choose(view)
     if not action.startswith("play:") or SEARCH_FROM <= 0:
         return action
     from . import hard
