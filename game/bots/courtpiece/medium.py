@@ -25,6 +25,7 @@ from game.engine.courtpiece.cards import SUIT_MASK
 
 from . import rulebased
 from .rulebased import Play
+from .sampling import hand_view
 
 EARLY_TRICKS = 4
 # Draw trumps holding this many while an opponent may hold one (today's bot wanted the top
@@ -134,7 +135,7 @@ def choose(view: Mapping[str, Any]) -> str:
         return action
     from . import hard
 
-    hv = hard.hand_view(view)
+    hv = hand_view(view)
     if len(hv["hand"]) > SEARCH_FROM or not hard.searchable(hv):
         return action
     scores = hard.card_scores(view, SEARCH_DEALS)
