@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
@@ -50,6 +51,8 @@ from game.engine.courtpiece.cards import CARD_INDEX, CARD_STR, SUITS
 
 from .rng import Stream
 
+# One lock around every DDS solve in the process (see dd_tricks).
+DDS_LOCK = threading.Lock()
 QUICK_TRIES = 20  # card-by-card deals tried before the exact counting table is built
 MIN_LENGTH_KEPT = 5  # a caller/bidder holding this many of their suit is always kept
 
@@ -417,15 +420,17 @@ def dd_tricks(
     included, when everyone plays perfectly. Seats 0..3 play clockwise as DDS's N, E, S,
     W, so team 0 (seats 0 and 2) is N-S. The search runs in C, the GIL released.
 
-    Not for concurrent threads: endplay's ``solve_board`` always passes DDS thread index
-    0, and DDS keeps its search memory per thread index, so two threads solving at once
-    in one process would share it. Callers that decide in threads (the tables' clock)
-    must hold one lock around hard decisions per process, or decide in worker processes
-    (as the backgammon bot does); the pure bots import no ``threading`` to do it here."""
+    Safe in threads: endplay's ``solve_board`` always passes DDS thread index 0, and DDS
+    keeps its search memory per thread index, so two threads solving at once in one
+    process would share it; every solve here holds :data:`DDS_LOCK`, the one lock of the
+    process (the replay's analysis, ``game.courtpiece.doubledummy.SOLVER_LOCK``, is the
+    same lock). The medium bot searches the endgame in the clock's bot threads."""
     from endplay.dds import solve_board
 
     deal = _deal(hands, trump, to_move, trick)
-    return {c.rank.abbr + c.suit.name[0].upper(): t for c, t in solve_board(deal)}
+    with DDS_LOCK:
+        solved = list(solve_board(deal))
+    return {c.rank.abbr + c.suit.name[0].upper(): t for c, t in solved}
 
 
 def dd_reaching(
@@ -446,11 +451,9 @@ def dd_reaching(
     from endplay.dds.solve import SolveMode
 
     deal = _deal(hands, trump, to_move, trick)
-    return {
-        c.rank.abbr + c.suit.name[0].upper()
-        for c, t in solve_board(deal, SolveMode.TargetAll, target)
-        if t >= target
-    }
+    with DDS_LOCK:
+        solved = list(solve_board(deal, SolveMode.TargetAll, target))
+    return {c.rank.abbr + c.suit.name[0].upper() for c, t in solved if t >= target}
 
 
 def _deal(
