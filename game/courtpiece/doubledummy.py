@@ -22,14 +22,16 @@ a pool thread waits here.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
 from game.bots.courtpiece import sampling
 from game.engine.courtpiece import TrumpKnown
 
-# The bots' lock: the medium bot solves endgames in the clock's threads of this process.
-SOLVER_LOCK = sampling.DDS_LOCK
+SOLVER_LOCK = threading.Lock()
+# The bots solve under it too: the medium bot searches endgames in the clock's threads.
+sampling.DDS_GUARD = SOLVER_LOCK
 
 # Why a hand cannot be judged double dummy (keys of analysis_words.UNSUPPORTED).
 TRUMP_HIDDEN = "trump_hidden"

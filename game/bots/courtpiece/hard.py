@@ -168,7 +168,7 @@ def card_scores(view: Mapping[str, Any], deals: int | None = None) -> dict[str, 
 def choose(view: Mapping[str, Any]) -> str:
     """The hard bot's action for the view."""
     hv = hand_view(view)
-    fallback = medium.rules_choose(view)
+    fallback = medium.choose(view)
     if not fallback.startswith("play:") or not searchable(hv):
         return fallback
     if not samples_for(len(hv["hand"])):

@@ -11,9 +11,9 @@ corrected, as duplicate play against it showed them (issue #28, docs/PERFORMANCE
   trick gives the team its goal (7 tricks, CP-RUNG-2; a Hukum contract, CP-HK-6) or the
   opponent's card is the suit's boss (partner cannot beat it by following), rather than
   discarding "second hand low";
-* **the endgame by search**: from :data:`SEARCH_FROM` cards in hand, its card is checked
-  against a few deals sampled from its view and solved double-dummy (as ``hard`` does
-  with many more, from the first trick).
+* **the endgame by search** (the medium level, :mod:`.endgame`): from 8 cards in hand,
+  its card is checked against a few deals sampled from its view and solved double-dummy
+  (as ``hard`` does with many more, from the first trick).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from game.engine.courtpiece.cards import SUIT_MASK
 
 from . import rulebased
 from .rulebased import Play
-from .sampling import hand_view
 
 EARLY_TRICKS = 4
 # Draw trumps holding this many while an opponent may hold one (today's bot wanted the top
@@ -110,36 +109,7 @@ def _is_play_of(action: str, cards: Sequence[int]) -> bool:
     return action.startswith("play:") and action[5:] in {CARD_STR[c] for c in cards}
 
 
-# The endgame: with this many cards in hand or fewer, where the play is plain
-# trick-taking (hard.searchable), medium checks its card against SEARCH_DEALS sampled
-# deals solved double-dummy (DDS takes under a millisecond a deal there) and plays the
-# card that scores best by hard's measure (the goal, then tricks) when it beats the
-# rules' card by more than SEARCH_SWITCH. Duplicate Rung deals 2000-2299 against today's
-# bot: rules only 0.502, searching from 5 cards 0.539, from 8 cards 0.542, from 8 with
-# DRAW_WITH 0.552 (docs/PERFORMANCE.md).
-SEARCH_FROM = 8
-SEARCH_DEALS = 8
-SEARCH_SWITCH = 0.05
-
-
-def rules_choose(view: Mapping[str, Any]) -> str:
-    """The medium bot's rules alone, without its endgame search (hard's fallback: hard
-    searches every such position with more deals itself)."""
-    return rulebased.choose(view, MediumPlay)
-
-
 def choose(view: Mapping[str, Any]) -> str:
-    """The medium bot's action for the view (see :func:`.rulebased.choose`)."""
-    action = rules_choose(view)
-    if not action.startswith("play:") or SEARCH_FROM <= 0:
-        return action
-    from . import hard
-
-    hv = hand_view(view)
-    if len(hv["hand"]) > SEARCH_FROM or not hard.searchable(hv):
-        return action
-    scores = hard.card_scores(view, SEARCH_DEALS)
-    best = max(scores.values(), default=0.0)
-    if scores.get(action[5:], -1.0) >= best - SEARCH_SWITCH - 1e-9:
-        return action
-    return "play:" + min(card for card, v in scores.items() if v >= best - 1e-9)
+    """The medium bot's rules for the view (see :func:`.rulebased.choose`); the medium
+    level adds an endgame search to them (:mod:`.endgame`)."""
+    return rulebased.choose(view, MediumPlay)

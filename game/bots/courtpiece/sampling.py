@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -51,8 +51,10 @@ from game.engine.courtpiece.cards import CARD_INDEX, CARD_STR, SUITS
 
 from .rng import Stream
 
-# One lock around every DDS solve in the process (see dd_tricks).
-DDS_LOCK = threading.Lock()
+# Held around every DDS solve (see dd_tricks): the process's one DDS lock, installed by
+# the layer that runs bots in threads (game.courtpiece.doubledummy, its SOLVER_LOCK); the
+# pure bots import no threading, and alone in a process (a worker, a benchmark) need none.
+DDS_GUARD: AbstractContextManager[Any] = nullcontext()
 QUICK_TRIES = 20  # card-by-card deals tried before the exact counting table is built
 MIN_LENGTH_KEPT = 5  # a caller/bidder holding this many of their suit is always kept
 
@@ -422,13 +424,14 @@ def dd_tricks(
 
     Safe in threads: endplay's ``solve_board`` always passes DDS thread index 0, and DDS
     keeps its search memory per thread index, so two threads solving at once in one
-    process would share it; every solve here holds :data:`DDS_LOCK`, the one lock of the
-    process (the replay's analysis, ``game.courtpiece.doubledummy.SOLVER_LOCK``, is the
-    same lock). The medium bot searches the endgame in the clock's bot threads."""
+    process would share it; every solve here holds :data:`DDS_GUARD`, which the site sets
+    to the process's one DDS lock (``game.courtpiece.doubledummy.SOLVER_LOCK``, the
+    replay's analysis's too). The medium bot searches the endgame in the clock's bot
+    threads."""
     from endplay.dds import solve_board
 
     deal = _deal(hands, trump, to_move, trick)
-    with DDS_LOCK:
+    with DDS_GUARD:
         solved = list(solve_board(deal))
     return {c.rank.abbr + c.suit.name[0].upper(): t for c, t in solved}
 
@@ -451,7 +454,7 @@ def dd_reaching(
     from endplay.dds.solve import SolveMode
 
     deal = _deal(hands, trump, to_move, trick)
-    with DDS_LOCK:
+    with DDS_GUARD:
         solved = list(solve_board(deal, SolveMode.TargetAll, target))
     return {c.rank.abbr + c.suit.name[0].upper() for c, t in solved if t >= target}
 
