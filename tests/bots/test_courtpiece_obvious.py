@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from game.bots import courtpiece as cpbot
-from game.bots.courtpiece import rulebased
+from game.bots.courtpiece import medium, rulebased
 from game.engine import courtpiece as cp
 from tests.engine.courtpiece.helpers import act, deal_with, make_deal, new
 
@@ -98,7 +98,9 @@ def test_ruffs_the_opponents_winner_when_that_takes_the_hand(variant: str) -> No
     positions = ruff_positions(variant, 120)
     assert len(positions) >= 3
     for view in positions:
-        action = cpbot.choose(view, "medium")
+        # The medium bot's rules (the medium level adds an endgame search, which may keep
+        # a trump back where its sampled deals let the last seat over-ruff).
+        action = medium.choose(view)
         assert action[-1] == view["trump"], (action, view["trick"])
 
 

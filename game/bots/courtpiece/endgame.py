@@ -22,6 +22,10 @@ from .sampling import hand_view
 SEARCH_FROM = 8
 SEARCH_DEALS = 8
 SEARCH_SWITCH = 0.05
+# Tricks above the goal count for nothing here (hard counts one): with the team on six, a
+# ruff that takes the seventh is the hand, whatever the deals say of an eighth (the
+# obvious-position test of the ruff that takes the hand).
+SEARCH_ABOVE = 0
 
 
 def choose(view: Mapping[str, Any]) -> str:
@@ -32,7 +36,7 @@ def choose(view: Mapping[str, Any]) -> str:
     hv = hand_view(view)
     if len(hv["hand"]) > SEARCH_FROM or not hard.searchable(hv):
         return action
-    scores = hard.card_scores(view, SEARCH_DEALS)
+    scores = hard.card_scores(view, SEARCH_DEALS, SEARCH_ABOVE)
     best = max(scores.values(), default=0.0)
     if scores.get(action[5:], -1.0) >= best - SEARCH_SWITCH - 1e-9:
         return action

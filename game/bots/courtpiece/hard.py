@@ -97,7 +97,9 @@ def goal_need(hv: Mapping[str, Any]) -> int:
     return TARGET
 
 
-def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
+def goal_value(
+    hv: Mapping[str, Any], ours: int, theirs: int, above: int | None = None
+) -> float:
     """The hand's goal for our team, given the tricks each team ends with."""
     seat: int = hv["seat"]
     team = seat % 2
@@ -114,7 +116,8 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
         value += KOT_BONUS
     if theirs == 13:
         value -= KOT_BONUS
-    return value + MARGIN * min(ours, goal_need(hv) + TRICKS_ABOVE)
+    cap = goal_need(hv) + (TRICKS_ABOVE if above is None else above)
+    return value + MARGIN * min(ours, cap)
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
@@ -131,7 +134,9 @@ def searchable(hv: Mapping[str, Any]) -> bool:
     return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
-def card_scores(view: Mapping[str, Any], deals: int | None = None) -> dict[str, float]:
+def card_scores(
+    view: Mapping[str, Any], deals: int | None = None, above: int | None = None
+) -> dict[str, float]:
     """Mean goal value of each legal card over the sampled deals (see the docstring)."""
     hv = hand_view(view)
     seat: int = hv["seat"]
@@ -160,7 +165,7 @@ def card_scores(view: Mapping[str, Any], deals: int | None = None) -> dict[str, 
         values = dd_tricks(hands, hv["trump"], seat, trick)
         for card in plays:
             won = values[card]
-            totals[card] += goal_value(hv, ours0 + won, theirs0 + left - won)
+            totals[card] += goal_value(hv, ours0 + won, theirs0 + left - won, above)
     n = max(1, len(worlds))
     return {card: total / n for card, total in totals.items()}
 
