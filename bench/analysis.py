@@ -14,9 +14,11 @@ the server does. Wall time of the request, p50 and p95; the machine's other load
 once would: the answer is then the background computation's, waited for (a 503 with
 Retry-After is asked again, as the page does); "ahead_done" is how long after the hand's
 end the background thread had stored it (the last of a run's tables, from the end of
-its hand).
+its hand; with Court Piece's knowable part of the guest's seat, computed ahead after
+the hand's analysis).
 
     .venv/bin/python bench/analysis.py [--hands 20] [--knowable 4] [--games 4] [--ahead 10]
+                                       [--only backgammon|ahead]
 
 Prints the figures and writes them to bench/results/<date>-analysis.json (history.py).
 """
@@ -238,6 +240,9 @@ def main() -> None:
     parser.add_argument("--dds-hands", type=int, default=30)
     parser.add_argument("--ahead", type=int, default=10, help="Court Piece tables (and a "
                         "quarter as many backgammon games) with the analysis ahead on")
+    parser.add_argument("--only", choices=("backgammon", "ahead"), help="measure only "
+                        "backgammon's analysis (cold, stored and ahead), or only the "
+                        "analyses ahead (Court Piece's with the knowable part, backgammon's)")
     args = parser.parse_args()
     run = history.begin("analysis")
     with tempfile.TemporaryDirectory() as tmp:
@@ -247,35 +252,30 @@ def main() -> None:
         from game.backgammon import bot
 
         figures: dict[str, Any] = {}
-        figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
-        print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
-        cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
-        figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
-        print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
-        mine = []
-        for table_id, hand, guest in cp_tables[: args.knowable]:
-            client = Client()
-            session = client.session
-            session["guest_key"] = guest.guest_key
-            session.save()
-            client.cookies["sessionid"] = session.session_key  # type: ignore[assignment]
-            mine.append((client, table_id, hand))
-        cold, stored = [], []
-        for client, table_id, hand in mine:
-            url = f"/api/tables/{table_id}/analysis?hand={hand}&knowable=1"
-            cold.append(_time(client, url))
-            stored += [_time(client, url) for _ in range(5)]
-            assert client.get(url).json()["seat"] == 0
-        figures["courtpiece_knowable"] = _figures(cold, stored)
-        print("Court Piece, knowable (seat 0):", figures["courtpiece_knowable"])
-        bg_tables = [_play("backgammon", "", _bg_over, 100 + s) for s in range(args.games)]
+        if args.only is None:
+            _courtpiece(figures, args)
+        bg_tables = [_play("backgammon", "", _bg_over, 100 + s)
+                     for s in range(args.games if args.only != "ahead" else 0)]
         bot.equities(["4HPwATDgc/ABMA"], 0)  # the workers up first: a server's are warm
-        figures["backgammon_equity"] = _measure(Client(), bg_tables)
-        print("Backgammon, equity:", figures["backgammon_equity"])
-        figures["courtpiece_ahead"] = _ahead(
-            "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
-        )
-        print("Court Piece, ahead:", figures["courtpiece_ahead"])
+        if bg_tables:
+            client = Client()
+            figures["backgammon_equity"] = _measure(client, bg_tables)
+            answers = [client.get(f"/api/tables/{t}/analysis?hand={h}").json()
+                       for t, h, _g in bg_tables]
+            figures["backgammon_equity"]["checker_plays_judged"] = [
+                len(a["moves"]) for a in answers
+            ]
+            figures["backgammon_equity"]["cube_decisions_judged"] = [
+                len(a.get("cube", [])) for a in answers
+            ]
+            print("Backgammon, equity:", figures["backgammon_equity"])
+            figures["backgammon_split"] = _bg_split(bg_tables)
+            print("Backgammon, checker plays and cube apart:", figures["backgammon_split"])
+        if args.only != "backgammon":
+            figures["courtpiece_ahead"] = _ahead(
+                "courtpiece", _first_cp_hand, range(1000, 1000 + args.ahead)
+            )
+            print("Court Piece, ahead:", figures["courtpiece_ahead"])
         figures["backgammon_ahead"] = _ahead(
             "backgammon", _bg_over, range(2000, 2000 + max(1, args.ahead // 4))
         )
@@ -285,6 +285,67 @@ def main() -> None:
         print("load average (1, 5, 15 min):", figures["load_average"])
     path = history.write(run, figures)
     print("written to", path.relative_to(ROOT))
+
+
+def _bg_split(tables: list[tuple[int, int, Any]]) -> dict[str, Any]:
+    """The same games' checker plays and cube decisions judged apart, in the order
+    ``analyse`` judges them (wall time): what the cube adds to a cold analysis. Each game
+    on fresh worker processes (started first, outside the timing), so neither part reads
+    gnubg's evaluation cache of the request measured before."""
+    from game.backgammon import analysis, bot
+    from game.models import Table
+    from game.tables import registry
+    from game.tables.store import replay
+
+    checker, cube, asked = [], [], []
+    for table_id, hand, _guest in tables:
+        game = registry.spec("backgammon").finished(replay.load(Table.objects.get(pk=table_id)))
+        game = game[hand - 1]
+        bot.shutdown()
+        bot.equities(["4HPwATDgc/ABMA"], 0)  # fresh workers, up
+        start = time.perf_counter()
+        analysis.judge(analysis.decisions(game))
+        checker.append(1000 * (time.perf_counter() - start))
+        found = analysis.cube_decisions(game)
+        start = time.perf_counter()
+        analysis.judge_cube(found)
+        cube.append(1000 * (time.perf_counter() - start))
+        asked.append(len({d["asked"] for d in found}))
+    return {
+        "checker_p50_ms": round(_percentile(checker, 0.5), 1),
+        "checker_p95_ms": round(_percentile(checker, 0.95), 1),
+        "cube_p50_ms": round(_percentile(cube, 0.5), 1),
+        "cube_p95_ms": round(_percentile(cube, 0.95), 1),
+        "cube_positions": asked,
+    }
+
+
+def _courtpiece(figures: dict[str, Any], args: Any) -> None:
+    """Court Piece's figures: DDS's CPU a hand, double dummy cold and stored, the
+    knowable part cold and stored."""
+    from django.test import Client
+
+    figures["courtpiece_dds_cpu"] = _dds_cpu(args.dds_hands)
+    print("Court Piece, DDS CPU a hand:", figures["courtpiece_dds_cpu"])
+    cp_tables = [_play("courtpiece", "rung", _first_cp_hand, s) for s in range(args.hands)]
+    figures["courtpiece_double_dummy"] = _measure(Client(), cp_tables)
+    print("Court Piece, double dummy:", figures["courtpiece_double_dummy"])
+    mine = []
+    for table_id, hand, guest in cp_tables[: args.knowable]:
+        client = Client()
+        session = client.session
+        session["guest_key"] = guest.guest_key
+        session.save()
+        client.cookies["sessionid"] = session.session_key  # type: ignore[assignment]
+        mine.append((client, table_id, hand))
+    cold, stored = [], []
+    for client, table_id, hand in mine:
+        url = f"/api/tables/{table_id}/analysis?hand={hand}&knowable=1"
+        cold.append(_time(client, url))
+        stored += [_time(client, url) for _ in range(5)]
+        assert client.get(url).json()["seat"] == 0
+    figures["courtpiece_knowable"] = _figures(cold, stored)
+    print("Court Piece, knowable (seat 0):", figures["courtpiece_knowable"])
 
 
 if __name__ == "__main__":

@@ -97,6 +97,61 @@ def _setup(backend: str, tmp: Path) -> None:
     call_command("migrate", "--noinput", verbosity=0)
 
 
+CPU = {"server": 0.0, "workers": 0.0}  # CPU seconds spent while the clock worked
+
+
+def _proc_cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux's /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _workers_now() -> dict[int, float]:
+    """CPU seconds of every bot worker process of this process, by pid."""
+    from game.backgammon import bot as bgbot
+    from game.courtpiece import thinking
+
+    return {pid: _proc_cpu(pid) for pid in [*bgbot.worker_pids(), *thinking.POOL.pids()]}
+
+
+def _clock_cpu(work: Any) -> None:
+    """Run ``work()``, adding the CPU it costs to CPU: this process (the clock, the
+    database thread, the bots' threads) and the bot worker processes."""
+    server, workers = time.process_time(), _workers_now()
+    work()
+    CPU["server"] += time.process_time() - server
+    after = _workers_now()
+    CPU["workers"] += sum(cpu - workers.get(pid, 0.0) for pid, cpu in after.items())
+
+
+def _cpu_figures(turns: int) -> dict[str, float]:
+    return {
+        "cpu_server_ms_per_turn": round(CPU["server"] * 1000 / turns, 2),
+        "cpu_workers_ms_per_turn": round(CPU["workers"] * 1000 / turns, 2),
+    }
+
+
+class _SeededSecrets:
+    """What ``lifecycle`` draws its tables' seeds from, seeded: each run of the benchmark
+    deals the same cards, so two runs (one code against another) play the same hands."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        return self._rng.randbytes(nbytes).hex()
+
+
+def _same_deals(seed: int) -> None:
+    from game.tables import lifecycle
+
+    lifecycle.secrets = _SeededSecrets(seed)  # type: ignore[assignment]
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
@@ -158,7 +213,7 @@ def _round(tables: list[int], owner: Any, level: str, rng: random.Random) -> lis
             await clock.fire_round()
 
     start = timezone.now()
-    asyncio.run(clock_wakes())
+    _clock_cpu(lambda: asyncio.run(clock_wakes()))
     out = []
     for table_id in waiting:
         rows = list(Action.objects.filter(table_id=table_id, number__gt=versions[table_id]))
@@ -197,9 +252,11 @@ def measure(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, Any]
     user = get_user_model().objects.create_user(f"bench-{level}-{time.time_ns()}")
     owner = access.Owner(user=user, guest_key=None)
     rng = random.Random(seed)
+    _same_deals(seed)
     tables = [_new_table(owner, level) for _ in range(n_tables)]
     bgbot.decide(_warm_view(), level)  # the pool starts lazily: spawn it before timing
     DECIDE_MS.clear()
+    CPU.update(server=0.0, workers=0.0)
     latencies: list[float] = []
     wall_last = []  # per round: when the last of the N bots' moves was applied
     for _ in range(rounds):
@@ -221,6 +278,7 @@ def measure(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, Any]
         "decide_p95_ms": round(_percentile(DECIDE_MS, 0.95), 2),
         "fire_mean_ms": round(statistics.mean(wall_last) / (n_tables * len(DECIDE_MS)
                                                            / len(latencies)), 2),
+        **_cpu_figures(len(latencies)),
     }
 
 
@@ -279,7 +337,7 @@ def _cp_round(tables: list[int], owner: Any, level: str, rng: random.Random) -> 
             await clock.fire_round()
 
     start = timezone.now()
-    asyncio.run(clock_wakes())
+    _clock_cpu(lambda: asyncio.run(clock_wakes()))
     out = []
     for table_id in waiting:
         rows = list(Action.objects.filter(table_id=table_id, number__gt=versions[table_id])
@@ -302,11 +360,14 @@ def measure_cp(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, A
     user = get_user_model().objects.create_user(f"bench-cp-{level}-{time.time_ns()}")
     owner = access.Owner(user=user, guest_key=None)
     rng = random.Random(seed)
+    _same_deals(seed)
     tables = [_cp_new_table(owner, level) for _ in range(n_tables)]
     warm = cp.Match(cp.Rules("rung"), seed="warm-up")
     thinking.choose(warm.view(warm.to_move), level)  # the workers start lazily: before timing
+    _wait_for_workers(thinking.POOL)
     DECIDE_MS.clear()
     FALLBACKS.clear()
+    CPU.update(server=0.0, workers=0.0)
     turns: list[float] = []
     for _ in range(rounds):
         turns += _cp_round(tables, owner, level, rng)
@@ -325,7 +386,23 @@ def measure_cp(level: str, n_tables: int, rounds: int, seed: int) -> dict[str, A
         "decide_mean_ms": round(statistics.mean(DECIDE_MS), 1),
         # decisions whose worker did not answer in time: the medium bot's move instead
         "fallbacks": len(FALLBACKS),
+        **_cpu_figures(len(turns)),
     }
+
+
+def _wait_for_workers(pool: Any) -> None:
+    """Until every worker of ``pool`` has started (each answered a call), when the level
+    uses them: the first search of the timed rounds must not wait for interpreters."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not pool.started():
+        return
+    seen: set[int] = set()
+    with ThreadPoolExecutor(pool.workers) as threads:
+        for _ in range(20):
+            seen |= set(threads.map(lambda _i: pool.call(os.getpid), range(pool.workers)))
+            if len(seen) >= pool.workers:
+                return
 
 
 FALLBACKS: list[str] = []  # the thinking module's warnings: a worker late or dead
@@ -435,6 +512,8 @@ def _run_courtpiece(args: argparse.Namespace) -> None:
               f"{r['bot_turns']} bot turns: p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, max "
               f"{r['max_ms']} ms; a decision p50 {r['decide_p50_ms']} ms, p95 "
               f"{r['decide_p95_ms']} ms ({r['workers']} workers, {r['fallbacks']} fallbacks); "
+              f"CPU a turn {r['cpu_server_ms_per_turn']} ms server + "
+              f"{r['cpu_workers_ms_per_turn']} ms workers; "
               f"goal p95 <= {CP_GOAL_MS:g} ms:"
               f" {'met' if r['goal']['met'] else 'NOT met'}")
     result = {
@@ -503,7 +582,9 @@ def main() -> None:
             f"{r['level']:>12} ({r['plies']}-ply): {r['tables']} tables x {r['rounds']} rounds, "
             f"p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms, max {r['max_ms']} ms; "
             f"{r['decisions_per_turn']} bot actions a turn, each fired in {r['fire_mean_ms']} ms "
-            f"of which bgbot.decide p50 {r['decide_p50_ms']} ms{verdict}"
+            f"of which bgbot.decide p50 {r['decide_p50_ms']} ms; CPU a turn "
+            f"{r['cpu_server_ms_per_turn']} ms server + {r['cpu_workers_ms_per_turn']} ms "
+            f"workers{verdict}"
         )
     print(f"load average {load_before[0]:.1f} -> {load_after[0]:.1f} on {os.cpu_count()} cpus")
     path = history.write(run, result, args.backend)

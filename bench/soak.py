@@ -32,9 +32,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
+import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import tempfile
 import time
@@ -205,6 +208,31 @@ async def _tables(args: argparse.Namespace, port: int, pid: int,
     }
 
 
+# ---------------------------------------------------------------------------- probe
+def probe_summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the probe's lines say: each measure's first and last value, and the growth of
+    RSS and of glibc's memory in use per hand ended, as medians over the probe's
+    intervals in which hands ended (a step at a burst of hand ends counts once per hand)."""
+    if len(lines) < 2:
+        return {}
+    first, last = lines[0], lines[-1]
+    keys = [k for k, v in last.items() if isinstance(v, (int, float)) and k in first]
+    out: dict[str, Any] = {"first": {k: first[k] for k in keys}, "last": {k: last[k] for k in keys}}
+    for measure in ("rss_mib", "malloc_in_use_mib", "anonymous_mib"):
+        per_hand = []
+        for a, b in itertools.pairwise(lines):
+            ended = b.get("hand_ends", 0) - a.get("hand_ends", 0)
+            if ended > 0 and measure in a and measure in b:
+                per_hand.append(1024 * (b[measure] - a[measure]) / ended)
+        if per_hand:
+            out[f"{measure}_kib_per_hand_end_median"] = round(statistics.median(per_hand), 1)
+            ended_all = max(1, last["hand_ends"] - first["hand_ends"])
+            out[f"{measure}_kib_per_hand_end_mean"] = round(
+                1024 * (last[measure] - first[measure]) / ended_all, 1
+            )
+    return out
+
+
 # ---------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -218,6 +246,12 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--sample", type=float, default=30.0, help="seconds between RSS samples")
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--probe", type=float, default=0, metavar="SECONDS",
+                        help="serve bench/probe_asgi.py: the server's memory split (glibc, "
+                             "Python, its caches, hand ends) every SECONDS, in the JSON")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
+                        help="with --probe: tracemalloc on, the Python lines that grew most "
+                             "between samples (slows the server)")
     parser.add_argument("--against", metavar="DIR",
                         help="serve another checkout (with its own .venv) instead of this one")
     args = parser.parse_args()
@@ -240,7 +274,14 @@ def main() -> None:
         out["against_commit"] = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=where.root, capture_output=True, text=True
         ).stdout.strip() or None
-    with run_daphne("site_asgi:application", env, tmp / "soak.log", where) as (port, pid):
+    probe_file = tmp / "probe.jsonl"
+    app = "site_asgi:application"
+    if args.probe:
+        app = "probe_asgi:application"
+        env.update(SOAK_PROBE_FILE=str(probe_file), SOAK_PROBE_SECONDS=str(args.probe),
+                   SOAK_TRACEMALLOC=str(args.tracemalloc))
+        out["probe_seconds"], out["tracemalloc_frames"] = args.probe, args.tracemalloc
+    with run_daphne(app, env, tmp / "soak.log", where) as (port, pid):
         if args.cycles:
             out["cycles"] = cycles_part(args, port, pid, sessions)
             c = out["cycles"]
@@ -260,6 +301,17 @@ def main() -> None:
                   f"(max {t['rss_max_mib']}), {t['actions']} actions, lost {t['lost']}, "
                   f"p99 {t['p99_ms']} ms", flush=True)
         out["rss_end_mib"] = rss_mib(pid)
+        if args.probe:  # the clients are gone: a full collection, then malloc_trim
+            probe_file.with_name(probe_file.name + ".settle").touch()
+            deadline = time.monotonic() + 120 + 3 * args.probe
+            while time.monotonic() < deadline and '"settle"' not in probe_file.read_text():
+                time.sleep(1)
+    if args.probe and probe_file.exists():
+        lines = [json.loads(line) for line in probe_file.read_text().splitlines()]
+        out["probe"] = [line for line in lines if not line.get("settle")]
+        out["probe_summary"] = probe_summary(out["probe"])
+        out["probe_summary"]["settle"] = next((x for x in lines if x.get("settle")), None)
+        print(json.dumps(out["probe_summary"], indent=1), flush=True)
     path = history.write(run, out, "against" if args.against else "")
     print(f"wrote {path.relative_to(history.ROOT)}")
 

@@ -111,6 +111,16 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="abandoned_seats",
     )
+    # Who left the seat during play (leave_seat), while a bot plays it on: their way back to
+    # the game ("Your games", its replays, "Take my seat back") and the name the table and
+    # its replays show for the seat. An account, or a guest by their session's key. Null
+    # rather than "" for a seat nobody left, so that adding the column is an ALTER TABLE
+    # on SQLite too (a rebuilt game_seat would lose migration 0004's triggers).
+    left_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="left_seats",
+    )
+    left_guest_key = models.CharField(max_length=64, null=True, blank=True)
     client_seed = models.CharField(max_length=64, blank=True)
     first_game = models.BooleanField(default=False)  # CP-SS-4: 10 s calling timer
     # Open sockets for this seat over every server process; 0 with `disconnected_at` set
@@ -130,6 +140,10 @@ class Seat(models.Model):
         indexes = (
             models.Index(
                 fields=["guest_key"], condition=~models.Q(guest_key=""), name="seat_guest"
+            ),
+            models.Index(
+                fields=["left_guest_key"], condition=models.Q(left_guest_key__isnull=False),
+                name="seat_left_guest",
             ),
         )
 

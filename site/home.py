@@ -12,11 +12,13 @@ from functools import lru_cache
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from game.models import Seat, Table
+from game.tables import access
 from guide import figures
 from tutorials import progress
 from tutorials.content import get_text
@@ -27,13 +29,23 @@ LIVE_SECONDS = 5
 
 
 def live_figures() -> dict[str, int]:
-    """{"tables": games being played (private games against bots too), "open": public
+    """{"tables": games being played with a person at them now (private games against
+    bots too), "open": public
     tables waiting or being played (what the Live tables page lists: a guest's Play now
     table is private, so it is counted in "tables" only), "players": people (accounts
     and guests, never bots) with a table open right now}, at most LIVE_SECONDS old."""
     figures_now = cache.get(LIVE_CACHE_KEY)
     if figures_now is None:
-        tables = Table.objects.filter(status=Table.PLAYING).count()
+        # Games someone is at now: a table whose people have all gone (the bots finish
+        # it, or it waits to be resumed) is not a game being played to a visitor, who
+        # read "19 games" beside "1 player".
+        tables = (
+            Table.objects.filter(
+                status=Table.PLAYING, seats__connections__gt=0, seats__bot=False
+            )
+            .distinct()
+            .count()
+        )
         # the lobby's own filter (game.tables.frames.list_open_tables)
         open_tables = Table.objects.filter(
             private=False, status__in=[Table.WAITING, Table.PLAYING]
@@ -50,6 +62,20 @@ def live_figures() -> dict[str, int]:
         figures_now = {"tables": tables, "open": open_tables, "players": players}
         cache.set(LIVE_CACHE_KEY, figures_now, LIVE_SECONDS)
     return dict(figures_now)
+
+
+def players_with_visitor(players: int, owner: access.Owner) -> int:
+    """The "players online" figure as the visitor reads it: the people at a table with a
+    socket open (``live_figures``, counted over every server process from the seats'
+    ``connections``), and the visitor, who is online too, once. A newcomer on the home page
+    read "Players online 0". Someone already counted (a table open in another tab) is not
+    counted twice: one small query, and none for a first visit (no account, no guest key:
+    no seat anywhere)."""
+    if not owner.is_user and not owner.guest_key:
+        return players + 1
+    mine = Q(user=owner.user) if owner.is_user else Q(guest_key=owner.guest_key)
+    seated = Seat.objects.filter(mine, connections__gt=0, bot=False).exists()
+    return players if seated else players + 1
 
 
 def lesson_progress(request: Any) -> dict[str, Any]:

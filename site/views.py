@@ -35,11 +35,14 @@ def root(request: HttpRequest) -> HttpResponseRedirect:
 def home(request: HttpRequest) -> HttpResponse:
     """The front door: Play now, the visitor's own games, the lessons with their progress,
     play with friends, the rules, and the live figures (baithak.home)."""
+    owner = access.owner_of_request(request)
+    live = home_parts.live_figures()
+    live["players"] = home_parts.players_with_visitor(live["players"], owner)
     context = {
-        "live": home_parts.live_figures(),
+        "live": live,
         "lessons": home_parts.lesson_progress(request),
         # The way back to a game: the visitor's own tables, account or guest session.
-        "your_games": mine.your_games(access.owner_of_request(request)),
+        "your_games": mine.your_games(owner),
         "picture": mark_safe(home_parts.picture()),  # drawn by us, every word escaped
     }
     return render(request, "home.html", context)

@@ -2,13 +2,14 @@
 played, each hand's mistakes, and one mistake as a puzzle. Plain form POSTs; with htmx an
 answer is one request that returns only the feedback, as in the lessons' practice.
 
-A hand's analysis not yet stored is computed first, as the analysis API does it: in the
-analysis pool, awaited by an async view, so that no request thread waits on the solver;
-the rest of the page is the ordinary sync work (sync_to_async)."""
+A hand's analysis not yet stored is computed first, as the analysis API does it
+(analysis.obtained): claimed and computed in the analysis pool, or, while another process
+computes it, its row awaited on the event loop (await_stored), so that no request thread
+waits on the solver or sleeps; the rest of the page is the ordinary sync work
+(sync_to_async), which only reads the stored analysis."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -64,7 +65,9 @@ def _mistakes(request: HttpRequest, table_id: int, hand: int) -> list[mistakes.M
     table = get_object_or_404(Table, pk=table_id)
     owner = access.owner_of_request(request)
     try:
-        return mistakes.hand_mistakes(table, hand, owner, request.GET.get("invite", ""))
+        return mistakes.hand_mistakes(
+            table, hand, owner, request.GET.get("invite", ""), stored_only=True
+        )
     except TableError as error:
         raise Http404(str(error)) from None
 
@@ -95,11 +98,14 @@ async def _prepared(request: HttpRequest, table_id: int, hand: int) -> bool:
     if pending is None:
         return True
     try:
-        data = await asyncio.wrap_future(analysis.in_pool(pending))
+        # claimed and computed in the pool, or awaited (await_stored) while someone else
+        # computes it: no thread sleeps waiting for it
+        await analysis.obtained(pending)
+    except analysis.Computing:
+        return False
     except Exception:  # a solver or a gnubg worker failed: nothing is stored
         log.exception("the analysis of table %s hand %s could not be computed", table_id, hand)
         return False
-    await sync_to_async(analysis.store)(pending, data)
     return True
 
 
@@ -113,7 +119,7 @@ async def own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpRespon
 def _own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
     try:
         found = _mistakes(request, table_id, hand)
-    except BotUnavailable:
+    except (BotUnavailable, analysis.Computing):
         return _unavailable(request)
     done = progress.mistakes(request, f"{table_id}:{hand}:")
     items = [
@@ -139,6 +145,8 @@ def _own_hand(request: HttpRequest, table_id: int, hand: int) -> HttpResponse:
 def _where(m: mistakes.Mistake) -> str:
     if m.game == "courtpiece":
         return _("Trick %(n)s") % {"n": m.judged["trick"]}
+    if m.is_cube:
+        return _("Cube decision after move %(n)s") % {"n": m.judged["move"]}
     return _("Move %(n)s") % {"n": m.judged["move"]}
 
 
@@ -165,6 +173,15 @@ def _position(m: mistakes.Mistake) -> dict[str, Any]:
                 for c in view["hand"]
             ],
         }
+    if m.is_cube:
+        cube = view["cube"]
+        return {
+            "board_svg": mark_safe(pictures.board_svg(view["board"], _("The board"))),
+            "cube_value": cube["value"],
+            "doubled": m.judged["action"] in ("take", "pass"),
+            "choices": [(c, mistakes.cube_word(c)) for c in m.cube_choices()],
+            "played": mistakes.cube_word(m.judged["action"]),
+        }
     return {
         "board_svg": mark_safe(pictures.board_svg(view["board"], _("The board"))),
         "dice": list(view["dice"]),
@@ -185,7 +202,7 @@ async def own_mistake(
 def _own_mistake(request: HttpRequest, table_id: int, hand: int, number: int) -> HttpResponse:
     try:
         found = _mistakes(request, table_id, hand)
-    except BotUnavailable:
+    except (BotUnavailable, analysis.Computing):
         return _unavailable(request)
     if not 1 <= number <= len(found):
         raise Http404("no such mistake in this hand")

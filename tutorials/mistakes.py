@@ -3,28 +3,32 @@ player, made into puzzles.
 
 A mistake is read from the hand's stored analysis (game.tables.analysis): in Court Piece
 the knowable verdict on the player's own card (game.courtpiece.knowable) when another
-card was worth at least ``MIN_TRICKS`` more on average; in backgammon a checker play of
-the player's that lost more than ``game.backgammon.analysis.ERROR`` equity. Only the
+card was worth at least ``MIN_TRICKS`` more on average; in backgammon a checker play or
+a cube decision of the player's that lost more than ``game.backgammon.analysis.ERROR``
+equity ("double or not?", "take or drop?"), in the order they were made. Only the
 asker's own seat is ever judged or shown: the position is rebuilt by playing the hand
 again from the deal and then read through ``view(seat)`` at that moment, so it holds that
 seat's cards, the trick so far and what everyone may see, never another seat's cards.
 
 An answer is checked first by the engine (is it legal there?), then by the analysis: one
 of the better cards, or the best play or a play within ``ERROR`` of it (judged by GNU
-Backgammon at the analysis' 2-ply in the worker processes).
+Backgammon at the analysis' 2-ply in the worker processes); a cube puzzle by the right
+cube action the analysis found.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from game.backgammon import analysis as bg_analysis
 from game.backgammon import bot as bg_bot
+from game.backgammon.words import action_label
 from game.courtpiece import steps as cp_steps
 from game.engine import backgammon as bg
 from game.models import Table
@@ -58,6 +62,17 @@ class Mistake:
     def view(self) -> dict[str, Any]:
         return dict(self.state.view(self.seat))
 
+    @property
+    def is_cube(self) -> bool:
+        """A cube decision's puzzle (double or not; take or drop), not a checker play's."""
+        return "action" in self.judged
+
+    def cube_choices(self) -> tuple[str, str]:
+        """The two answers of a cube puzzle, as the analysis names them."""
+        if self.judged["action"] in ("double", "no_double"):
+            return ("double", "no_double")
+        return ("take", "pass")
+
 
 @dataclass(frozen=True)
 class Checked:
@@ -69,22 +84,27 @@ class Checked:
 
 
 def hand_mistakes(
-    table: Table, hand: int, owner: access.Owner, invite: str = ""
+    table: Table, hand: int, owner: access.Owner, invite: str = "", stored_only: bool = False
 ) -> list[Mistake]:
     """``owner``'s mistakes in finished hand ``hand`` of ``table`` (computing and storing
-    the analysis if it was not yet). Not found (TableError): no seat of ``owner``'s at the
-    table, or a hand not over. The solvers may raise (a backgammon worker down)."""
+    the analysis if it was not yet; ``stored_only``: never, analysis.Computing instead:
+    the views await the analysis first, so no request thread waits on it). Not found
+    (TableError): no seat of ``owner``'s at the table, or a hand not over. The solvers may
+    raise (a backgammon worker down)."""
     seat = access.seat_of(table, owner)
     if seat is None:
         raise TableError("not_found", "you did not play at this table")
+    read = analysis.stored_now if stored_only else analysis.analysis
     if table.game == "courtpiece":
-        data = analysis.analysis(table.pk, hand, owner, invite, knowable=True)
+        data = read(table.pk, hand, owner, invite, knowable=True)
         judged = [c for c in data["cards"] if c["seat"] == seat and c["loss"] >= MIN_TRICKS]
     elif table.game == "backgammon":
-        data = analysis.analysis(table.pk, hand, owner, invite)
+        data = read(table.pk, hand, owner, invite)
         judged = [
             m for m in data.get("moves", []) if m["seat"] == seat and m["equity_loss"] > ERROR
-        ]
+        ] + [c for c in data.get("cube", []) if c["seat"] == seat and c["equity_loss"] > ERROR]
+        # in the order they were made: a cube decision after move k comes before move k + 1
+        judged.sort(key=lambda e: (e["move"], "action" in e))
     else:
         return []
     if not judged:
@@ -94,6 +114,8 @@ def hand_mistakes(
     out = []
     for number, entry in enumerate(judged, start=1):
         at = entry["card"] if table.game == "courtpiece" else entry["move"]
+        if "action" in entry:  # a cube decision: the game as the decider saw it
+            at = (entry["move"], entry["seat"], entry["action"] in ("double", "no_double"))
         out.append(Mistake(table.pk, hand, number, table.game, seat, entry, states[at]))
     return out
 
@@ -108,7 +130,9 @@ def _cp_states(finished: Any, seat: int) -> dict[Any, Any]:
 
 
 def _bg_states(game: bg.Game) -> dict[Any, Any]:
-    """Each checker play's number (as the analysis counts them) -> the game before it."""
+    """Each checker play's number (as the analysis counts them) -> the game before it;
+    each cube decision's (checker plays before it, seat, whether it was the doubler's)
+    -> the game as that seat decided: before the roll, or with the double offered."""
     state = bg_analysis.start_of(game)
     out: dict[Any, Any] = {}
     number = 0
@@ -116,12 +140,30 @@ def _bg_states(game: bg.Game) -> dict[Any, Any]:
         if action.startswith("move:"):
             number += 1
             out[number] = state
+        elif action in ("roll", "double") and state.phase == "roll":
+            out[(number, seat, True)] = state
+        elif action in ("take", "beaver", "drop"):
+            out[(number, seat, False)] = state
         state = state.apply(action, seat)
     return out
 
 
-def _n(value: float, places: int) -> str:
+def _n(value: float | Decimal, places: int) -> str:
     return str(number_format(value, places))
+
+
+def tenths(value: float) -> Decimal:
+    """``value`` to one decimal place, halves up (6.45 -> 6.5), as the replay's script
+    rounds (static/js/replay.js ``tenths``): both say the same numbers."""
+    return Decimal(str(value)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def tricks_shown(judged: dict[str, Any]) -> tuple[Decimal, Decimal, Decimal]:
+    """A card's worth, the best card's worth and what it cost, as shown: the cost is the
+    difference of the two worths shown, so "worth 6.5 ... 5.2" never says "cost 1.2" (the
+    unrounded cost, 1.22) beside a replay saying 1.3."""
+    best, played = tenths(judged["best"]), tenths(judged["played"])
+    return best, played, best - played
 
 
 def explanation(m: Mistake) -> str:
@@ -129,6 +171,7 @@ def explanation(m: Mistake) -> str:
     j = m.judged
     if m.game == "courtpiece":
         better = ", ".join(pictures.card_label(c) for c in j["better"])
+        best, played, loss = tricks_shown(j)
         return ngettext(
             "From what you could know then, %(better)s was worth %(best)s tricks on average, "
             "and the card you played, %(card)s, %(played)s: it cost %(loss)s tricks.",
@@ -137,21 +180,52 @@ def explanation(m: Mistake) -> str:
             len(j["better"]),
         ) % {
             "better": better,
-            "best": _n(j["best"], 1),
+            "best": _n(best, 1),
             "card": pictures.card_label(j["card"]),
-            "played": _n(j["played"], 1),
-            "loss": _n(j["loss"], 1),
+            "played": _n(played, 1),
+            "loss": _n(loss, 1),
+        }
+    if m.is_cube:
+        e = j["equities"]
+        return _(
+            "GNU Backgammon's equities for the doubler: no double %(nd)s, double and take "
+            "%(dt)s, double and drop %(dp)s. Right: %(best)s; yours, %(action)s, lost "
+            "%(loss)s of a game in equity."
+        ) % {
+            "nd": _n(e["no_double"], 3), "dt": _n(e["double_take"], 3),
+            "dp": _n(e["double_pass"], 3), "best": cube_word(j["best"]),
+            "action": cube_word(j["action"]), "loss": _n(j["equity_loss"], 3),
         }
     return _(
         "The best play was %(best)s. Yours, %(played)s, lost %(loss)s of a game in equity."
     ) % {"best": j["best"], "played": j["played"], "loss": _n(j["equity_loss"], 3)}
 
 
+def cube_word(action: str) -> str:
+    """A cube action's name on the page (the analysis' "pass" is the site's "Drop")."""
+    return {
+        "double": action_label("double"),
+        "no_double": pgettext("cube", "No double"),
+        "take": action_label("take"),
+        "pass": action_label("drop"),
+    }[action]
+
+
 def check(m: Mistake, answer: str) -> Checked:
     """Judge ``answer`` (a card code, or a play in notation) against the puzzle."""
     if m.game == "courtpiece":
         return _check_card(m, answer)
+    if m.is_cube:
+        return _check_cube(m, answer)
     return _check_play(m, answer)
+
+
+def _check_cube(m: Mistake, answer: str) -> Checked:
+    if answer not in m.cube_choices():
+        return Checked("invalid", _("Choose one of the two answers."))
+    if answer == m.judged["best"]:
+        return Checked("right", _("Right: that is the right cube decision."))
+    return Checked("worse", _("That is what you did: it cost equity. Think again."))
 
 
 def _check_card(m: Mistake, answer: str) -> Checked:

@@ -247,7 +247,10 @@ def _cube(lay: _Layout, cube: Mapping[str, Any], viewer: int) -> str:
         y, where = FIELD_BOTTOM - 70 - size, "mine"
     else:
         y, where = FIELD_TOP + 70, "theirs"
-    shown = 64 if value == 1 and owner is None else value  # a centred cube shows 64
+    # The face says the stake, as the line beside the board does ("Cube at 1, in the
+    # middle"): a real cube has no 1 and shows 64 in the middle, and newcomers read that 64
+    # as the stake. A centred cube is still told by its place.
+    shown = value
     label = {
         "centre": _("Doubling cube at %(value)s, in the middle"),
         "mine": _("Doubling cube at %(value)s, yours"),
@@ -335,6 +338,45 @@ def _frame(lay: _Layout) -> str:
             f'font-family="{LATIN_FONT}" fill="{PAPER}">{point}</text>'
         )
     return "".join(parts)
+
+
+LAST_MARK = "#f2c14e"  # a warm gold, faint on the field, under the checkers
+
+
+def last_move_points(view: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """(from, to) points of the last move the line under the board names (the
+    opponent's, or for a spectator whoever moved last), on the viewer's numbers; the bar
+    and the trays are left out. A point passed through and hit there ("12/15*/20") is a
+    "to": a checker landed on it."""
+    turns = finished_turns(view)
+    seat = view.get("seat")
+    if not turns or (seat is not None and turns[-1].seat == int(seat)):
+        return set(), set()
+    steps = turns[-1].steps
+    to = {b for _a, b, _h in steps if 1 <= b <= 24}
+    src = {a for a, _b, _h in steps if 1 <= a <= 24} - to
+    return src, to
+
+
+def _last_marks(lay: _Layout, view: Mapping[str, Any]) -> str:
+    """A faint band along the whole point of each from/to point of the last move, drawn
+    under the checkers (the words under the board say the move; the marks only help the
+    eye find it, so they are hidden from screen readers)."""
+    src, to = last_move_points(view)
+    if not src and not to:
+        return ""
+    parts = []
+    for point, cls, opacity in [(p, "bg-last-from", ".18") for p in sorted(src)] + [
+        (p, "bg-last-to", ".34") for p in sorted(to)
+    ]:
+        x = lay.x(point) - PW / 2
+        y = FIELD_TOP if point > 12 else FIELD_BOTTOM - PH
+        parts.append(
+            f'<rect class="{cls}" data-point="{point}" x="{x:g}" y="{y:g}" width="{PW}" '
+            f'height="{PH}" fill="{LAST_MARK}" fill-opacity="{opacity}" stroke="{LAST_MARK}" '
+            f'stroke-width="2" stroke-opacity=".8" rx="3"/>'
+        )
+    return f'<g class="bg-last" aria-hidden="true">{"".join(parts)}</g>'
 
 
 def _landing(lay: _Layout, board: _Board, dst: int) -> tuple[float, float]:
@@ -448,7 +490,7 @@ def board_svg(
     else:
         board = _from_view(view["board"])
     light_me = viewer == 0
-    parts = [_frame(lay), _trays(lay, board.off, light_me)]
+    parts = [_frame(lay), _last_marks(lay, view), _trays(lay, board.off, light_me)]
     if counts:
         parts.append(_pips(lay, board.pips))
     for p in range(1, 25):
@@ -525,12 +567,36 @@ class LastTurn:
     seat: int
     dice: tuple[int, int]
     steps: tuple[tuple[int, int, bool], ...]  # (src, dst, hit); none if the roll was lost
+    # The whole play in standard notation ("13/7*/5 24/18"), on the viewer's numbers: one
+    # checker's hops joined, as the engine's history writes it.
+    notation: str = ""
 
 
 def _on_viewer_side(point: int, mover: int, viewer: int) -> int:
     if mover == viewer or point in (BAR, OFF):
         return point
     return 25 - point
+
+
+def notation_for_viewer(notation: str, mover: int, viewer: int) -> str:
+    """A play's standard notation ("24/18 13/9", "13/7*/5", "8/5(2)") on the viewer's
+    point numbers, the ones the board shows: the opponent's 24 is the viewer's 1. Only the
+    points change; "bar", "off", the hits' stars and the counts stay as written."""
+    if mover == viewer:
+        return notation
+
+    def point(text: str) -> str:
+        star = "*" if text.endswith("*") else ""
+        bare = text.rstrip("*")
+        if not bare.isdigit():
+            return text  # bar, off
+        return f"{_on_viewer_side(int(bare), mover, viewer)}{star}"
+
+    tokens = []
+    for token in notation.split():
+        path, paren, count = token.partition("(")
+        tokens.append("/".join(point(p) for p in path.split("/")) + paren + count)
+    return " ".join(tokens)
 
 
 def finished_turns(view: Mapping[str, Any]) -> list[LastTurn]:
@@ -560,17 +626,21 @@ def finished_turns(view: Mapping[str, Any]) -> list[LastTurn]:
                 (_on_viewer_side(a, mover, viewer), _on_viewer_side(b, mover, viewer), hit)
                 for a, b, hit in bg.parse_notation(action[5:])
             )
-            turns.append(LastTurn(mover, rolls[open_roll][1], steps))
+            notation = notation_for_viewer(action[5:], mover, viewer) if steps else ""
+            turns.append(LastTurn(mover, rolls[open_roll][1], steps, notation))
             open_roll = None
     if open_roll is not None and not view.get("dice") and view.get("phase") != "over":
         turns.append(LastTurn(rolls[open_roll][0], rolls[open_roll][1], ()))
     return turns
 
 
-def last_turn_text(view: Mapping[str, Any]) -> str:
-    """ "Last move: your opponent rolled 4 and 5 and played 1 to 5; 12 to 17." for the
-    board's visible line and the live region: the opponent's turn if it is the latest
-    finished one (a spectator: whoever moved last), on the viewer's point numbers."""
+def last_turn_text(view: Mapping[str, Any], *, spoken: bool = False) -> str:
+    """ "Last move: your opponent rolled 6 and 2 and played 13/5." for the board's visible
+    line: the opponent's turn if it is the latest finished one (a spectator: whoever moved
+    last), the whole play in standard notation (every checker, one checker's hops joined:
+    "13/7*/5 24/18"), on the viewer's point numbers. ``spoken``: the play in words, one
+    hop after another ("13 to 7, hitting a blot; 7 to 5"), for the live region (a screen
+    reader says "13/7" badly)."""
     turns = finished_turns(view)
     if not turns:
         return ""
@@ -579,33 +649,64 @@ def last_turn_text(view: Mapping[str, Any]) -> str:
     if seat is not None and last.seat == int(seat):
         return ""  # the viewer's own move: the board shows it
     who = _who(view, last.seat)
+    notation = not spoken and bool(last.notation)
+    # The notation goes in as a marker first: the sentence is escaped, then the marker
+    # becomes the notation in a left-to-right span that declares no language (lang="zxx"),
+    # as the replay shows a Position ID: "13/7*/5" reads the same in every language.
+    marker = "\x00move\x00"
     values = {
         "a": last.dice[0],
         "b": last.dice[1],
-        "move": pgettext("list separator", "; ").join(
+        "move": marker
+        if notation
+        else pgettext("list separator", "; ").join(
             describe_step(a, b, h) for a, b, h in last.steps
         ),
     }
     if who == "opponent":
         if not last.steps:
-            return _("Last move: your opponent rolled %(a)s and %(b)s and could not move.") % values
-        return _("Last move: your opponent rolled %(a)s and %(b)s and played %(move)s.") % values
-    if who == "light":
+            text = _("Last move: your opponent rolled %(a)s and %(b)s and could not move.")
+        else:
+            text = _("Last move: your opponent rolled %(a)s and %(b)s and played %(move)s.")
+    elif who == "light":
         if not last.steps:
-            return _("Last move: light rolled %(a)s and %(b)s and could not move.") % values
-        return _("Last move: light rolled %(a)s and %(b)s and played %(move)s.") % values
-    if not last.steps:
-        return _("Last move: dark rolled %(a)s and %(b)s and could not move.") % values
-    return _("Last move: dark rolled %(a)s and %(b)s and played %(move)s.") % values
+            text = _("Last move: light rolled %(a)s and %(b)s and could not move.")
+        else:
+            text = _("Last move: light rolled %(a)s and %(b)s and played %(move)s.")
+    elif not last.steps:
+        text = _("Last move: dark rolled %(a)s and %(b)s and could not move.")
+    else:
+        text = _("Last move: dark rolled %(a)s and %(b)s and played %(move)s.")
+    said = text % values
+    if not notation:
+        return said
+    span = f'<span class="bg-notation" dir="ltr" lang="zxx">{escape(last.notation)}</span>'
+    return mark_safe(escape(said).replace(marker, span))  # every other text escaped
 
 
 def announcement(view: Mapping[str, Any], turn: Turn | None = None) -> str:
-    """The sentence for the aria-live region: the last step made this turn, else the
-    roll on the board, else the last move of the game."""
+    """The sentence for the aria-live region: the checker just moved this turn (all its
+    hops), else the cube's latest action, else the roll on the board, else the last move
+    of the game."""
     if turn is not None and turn.steps:
-        s = turn.steps[-1]
-        return describe_step(s.src, s.dst, s.hit)
-    last = last_turn_text(view)
+        # The checker just moved, all its hops this turn (13 to 7; 7 to 5 when a 6-2 took
+        # one checker from 13 to 5), not only the last one.
+        hops = [turn.steps[-1]]
+        for s in reversed(turn.steps[:-1]):
+            if s.dst != hops[0].src:
+                break
+            hops.insert(0, s)
+        return pgettext("list separator", "; ").join(
+            describe_step(s.src, s.dst, s.hit) for s in hops
+        )
+    history = view.get("history") or []
+    if history and not view.get("dice"):
+        # The latest action was the cube's (or a resignation's answer): say it, not the
+        # play before it once more.
+        said = cube_sentence(view, int(history[-1][0]), str(history[-1][1]))
+        if said:
+            return said
+    last = last_turn_text(view, spoken=True)
     turns = finished_turns(view)
     seat = view.get("seat")
     if not last and turns and turns[-1].steps and seat is not None and turns[-1].seat == seat:
@@ -622,6 +723,31 @@ def announcement(view: Mapping[str, Any], turn: Turn | None = None) -> str:
         # viewer rolls quickly: the region would otherwise only ever say the roll).
         return f"{last} {roll}" if last else roll
     return last
+
+
+def cube_sentence(view: Mapping[str, Any], seat: int, action: str) -> str:
+    """ "Your opponent doubles." and the like: a cube action, or the answer to an offer to
+    resign, in words ("" for any other action)."""
+    if _who(view, seat) == "you":
+        mine = {
+            "double": _("You double."),
+            "take": _("You take the double."),
+            "beaver": _("You beaver: you take and double at once."),
+            "drop": _("You drop the double."),
+            "reject": _("You reject the resignation."),
+        }
+        return mine.get(action, "")
+    theirs = {
+        "double": _("%(who)s doubles."),
+        "take": _("%(who)s takes the double."),
+        "beaver": _("%(who)s beavers: takes and doubles at once."),
+        "drop": _("%(who)s drops the double."),
+        "reject": _("%(who)s rejects the resignation."),
+    }.get(action)
+    if theirs is None:
+        return ""
+    subject = {"opponent": _("Your opponent"), "light": _("Light"), "dark": _("Dark")}
+    return theirs % {"who": subject[_who(view, seat)]}
 
 
 def turn_status(turn: Turn) -> str:
@@ -649,6 +775,7 @@ def render_board(
     aria-live sentence, and while ``turn`` is given the Undo and Confirm buttons
     (``counts``: see :func:`board_svg`)."""
     svg = board_svg(view, turn, home=home, selected=selected, counts=counts)
+    last_move = last_turn_text(view)
     status = turn_status(turn) if turn is not None else ""
     match, crawford = "", False
     if view.get("length"):
@@ -677,7 +804,10 @@ def render_board(
             "turn": turn,
             "status": status,
             "announce": announcement(view, turn) if announce is None else announce,
-            "last_move": last_turn_text(view),
+            "last_move": last_move,
+            # "*" explained beside the notation that uses it (a newcomer read "12/15*/20*"
+            # and did not know the star).
+            "hit_note": "*" in last_move and "bg-notation" in last_move,
             "can_undo": bool(turn and turn.steps),
             "can_confirm": bool(turn and turn.complete and turn.play is not None),
             "play": turn.notation if turn is not None else "",

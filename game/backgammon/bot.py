@@ -24,6 +24,13 @@ Tables stored before these names used "easy" (0-ply) and "medium" (1-ply): ``ALI
 maps them to "intermediate" (the same play) and "expert" (the nearest stronger level), so
 such a table keeps working without a data migration. Cube decisions come from
 ``gnubg.evaluate``'s cubeless probabilities (see ``_cube_action``).
+
+The game analysis (game.backgammon.analysis) judges cube decisions by gnubg's own
+cubeful cube analysis instead (``cube_equities``): the module's ``evaluate`` returns only
+the cubeless equity and its ``hint`` refuses cube actions, so the worker sets the
+position with gnubg's ``set gnubgid`` command and reads what its ``hint`` command prints
+(no double, double/take, double/pass), with gnubg's evaluation threads set to 1 (more
+deadlock in the embedded module).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ import concurrent.futures
 import hashlib
 import multiprocessing
 import random
+import re
 import threading
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -98,6 +106,78 @@ def _equities(position_ids: list[str], plies: int) -> list[float]:
     return [gnubg.evaluate(gnubg.positionfromid(p), cube, context)[5] for p in position_ids]
 
 
+# GNU Backgammon's own cube analysis ("hint" on a position before the roll), as its
+# command line prints it: the cubeful equities of no double, double/take and
+# double/pass, normalised to the cube before the double (EMG in match play).
+_CUBE_LINE = re.compile(
+    r"^\s*\d\.\s+(No (?:re)?double|(?:Re)?[Dd]ouble, (?:take|pass|beaver))\s+([+-]?\d+\.\d+)",
+    re.MULTILINE,
+)
+_cube_set_up: dict[str, str] = {}
+
+
+def _command(line: str) -> str:
+    """A GNU Backgammon command in this worker, and what it printed (gnubg writes to the
+    C library's standard output, so the process's file descriptor 1 is caught)."""
+    import ctypes
+    import os
+    import tempfile
+
+    import gnubg
+
+    libc = ctypes.CDLL(None)
+    libc.fflush(None)
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 1)
+        try:
+            gnubg.command(line)
+        finally:
+            libc.fflush(None)
+            os.dup2(saved, 1)
+            os.close(saved)
+        caught.seek(0)
+        return caught.read().decode("utf-8", "replace")
+
+
+def _settings(plies: int, jacoby: bool) -> None:
+    wanted = {
+        # gnubg's evaluation threads deadlock in the embedded module: its own thread only
+        "threads": "set threads 1",
+        "digits": "set output digits 4",
+        "mwc": "set output mwc off",  # match play: equities (EMG), not winning chances
+        "plies": f"set evaluation cubedecision eval plies {plies}",
+        "prune": "set evaluation cubedecision eval prune on",
+        "cubeful": "set evaluation cubedecision eval cubeful on",
+        "beavers": "set beavers 0",  # a beaver is judged as the take it also is
+        "jacoby": f"set jacoby {'on' if jacoby else 'off'}",
+    }
+    for key, line in wanted.items():
+        if _cube_set_up.get(key) != line:
+            _command(line)
+            _cube_set_up[key] = line
+
+
+def _cube_equities(
+    asked: list[tuple[str, bool]], plies: int
+) -> list[tuple[float, float, float] | None]:
+    """For each (GNUbgID, Jacoby rule) of a position before the roll whose player may
+    double: GNU Backgammon's cubeful equities for that player of no double, double/take
+    and double/pass, at ``plies`` (None where gnubg printed no cube analysis: that
+    decision goes unjudged, the rest of the game's analysis stands)."""
+    out = []
+    for gnubg_id, jacoby in asked:
+        _settings(plies, jacoby)
+        _command(f"set gnubgid {gnubg_id}")
+        found: dict[str, float] = {}
+        for name, value in _CUBE_LINE.findall(_command("hint")):
+            key = "nd" if name.startswith("No") else ("dp" if name.endswith("pass") else "dt")
+            found[key] = float(value)
+        ok = set(found) == {"nd", "dt", "dp"}
+        out.append((found["nd"], found["dt"], found["dp"]) if ok else None)
+    return out
+
+
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 _warm = False  # whether the current pool has answered once (its workers are up)
 _lock = threading.Lock()
@@ -123,6 +203,11 @@ def pool_started() -> bool:
 
 def workers() -> int:
     return 2
+
+
+def worker_pids() -> list[int]:
+    """The gnubg worker processes' ids (none before the pool has started)."""
+    return workers_module.executor_pids(_pool)
 
 
 def shutdown() -> None:
@@ -160,9 +245,24 @@ def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]
     that a bot's move asked meanwhile waits for one chunk (a fraction of a second at
     2-ply), never for the whole batch (the game analysis, game.backgammon.analysis).
     Raises BotUnavailable as ``call`` does."""
+    return _batched(_equities, position_ids, plies, chunk)
+
+
+def cube_equities(
+    asked: list[tuple[str, bool]], plies: int, chunk: int = 4
+) -> list[tuple[float, float, float] | None]:
+    """GNU Backgammon's cubeful equities (no double, double/take, double/pass) of the
+    player on roll, for each (GNUbgID, Jacoby rule) of a position before the roll where
+    that player may double, at ``plies``, in the worker processes in small chunks as
+    ``equities`` (None where gnubg gave none). Raises BotUnavailable as ``call`` does."""
+    return _batched(_cube_equities, asked, plies, chunk)
+
+
+def _batched(fn: Any, items: list[Any], plies: int, chunk: int) -> list[Any]:
     global _pool
-    if not position_ids:
+    if not items:
         return []
+    position_ids = items
     pool = _get_pool()
     # Background work (an analysis computed ahead of any request): the lowest priority,
     # one small chunk in flight, so live bots always find a worker free or wait for
@@ -171,13 +271,13 @@ def equities(position_ids: list[str], plies: int, chunk: int = 8) -> list[float]
     chunk = min(chunk, 4) if workers_module.in_background() else chunk
     parts = [position_ids[i : i + chunk] for i in range(0, len(position_ids), chunk)]
     try:
-        results: list[list[float]] = [[] for _ in parts]
-        flying: dict[concurrent.futures.Future[list[float]], int] = {}
+        results: list[list[Any]] = [[] for _ in parts]
+        flying: dict[concurrent.futures.Future[list[Any]], int] = {}
         queue = list(enumerate(parts))
         while queue or flying:
             while queue and len(flying) < most:
                 index, part = queue.pop(0)
-                flying[pool.submit(_equities, part, plies)] = index
+                flying[pool.submit(fn, part, plies)] = index
             done, _rest = concurrent.futures.wait(
                 flying, timeout=START_TIMEOUT, return_when=concurrent.futures.FIRST_COMPLETED
             )

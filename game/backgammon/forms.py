@@ -11,10 +11,14 @@ from django.utils.translation import ngettext
 
 from game.backgammon.bot import DEFAULT_LEVEL, LEVELS
 from game.backgammon.words import LEVEL_NAMES
-from game.tables import fairbox
+from game.tables import fairbox, timers
 
 #: Match lengths offered (0 = a money game); the backend takes any 0..25.
 BG_LENGTHS = (0, 1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
+#: Move timers offered; the default is USUAL_TIMER with a person at the table, and against
+#: the bot none on a private table, the longest offered on a public one (game.tables.timers).
+TIMERS = (30, 45, 60, 90, 120)
+USUAL_TIMER = 60
 
 
 class BgTableForm(forms.Form):
@@ -68,10 +72,9 @@ class BgTableForm(forms.Form):
             ("nackgammon", _("Nackgammon (money games)")),
         ]
         self.fields["bot_level"].choices = [(level, LEVEL_NAMES[level]) for level in LEVELS]
-        self.fields["move_seconds"].choices = [
-            (str(s), _("%(n)s seconds") % {"n": s}) for s in (30, 45, 60, 90, 120)
-        ] + [("", _("No timer (private tables only)"))]
-        self.fields["move_seconds"].initial = "60"
+        self.fields["move_seconds"].choices = timers.choices(TIMERS, USUAL_TIMER)
+        self.fields["move_seconds"].initial = timers.AUTO
+        self.relaxed_timer = max(TIMERS)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -95,9 +98,14 @@ class BgTableForm(forms.Form):
             "start": data.get("start") or "standard",
             "bot_level": data.get("bot_level") or DEFAULT_LEVEL,
         }
-        seconds = data.get("move_seconds")
-        data["move_seconds"] = int(seconds) if seconds else None
+        data["bots"] = [1] if data.get("bot") else []
+        data["move_seconds"] = timers.chosen(
+            data.get("move_seconds"),
+            private=bool(data.get("private")),
+            bots_only=data["bots"] == [1],
+            usual=USUAL_TIMER,
+            relaxed=max(TIMERS),
+        )
         if data["move_seconds"] is None and not data.get("private"):
             self.add_error("move_seconds", _("Only a private table may play without a timer."))
-        data["bots"] = [1] if data.get("bot") else []
         return data

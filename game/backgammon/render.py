@@ -28,7 +28,7 @@ from game.backgammon.moves import Turn
 from game.backgammon.words import action_label, how_word, kind_word, level_text
 from game.engine import backgammon as bg
 from game.tables.html import deadline
-from game.tables.words import empty, mention
+from game.tables.words import empty, left_name, mention
 
 HOMES = ("right", "left")
 
@@ -43,7 +43,9 @@ def seat_names(payload: dict[str, Any]) -> dict[int, str]:
     names: dict[int, str] = {}
     for s in payload.get("seats") or []:
         seat = int(s.get("seat", 0))
-        if s.get("bot"):
+        if s.get("bot") and s.get("left"):
+            names[seat] = left_name(str(s["left"]))
+        elif s.get("bot"):
             names[seat] = _("GNU Backgammon (bot)")
         elif s.get("player"):
             names[seat] = str(s["player"])
@@ -92,7 +94,11 @@ def boards(view: dict[str, Any], turn: Turn | None, announce: str | None = None)
 
 
 def _status(
-    view: dict[str, Any], me: int | None, to_move: int | None, names: dict[int, str]
+    view: dict[str, Any],
+    me: int | None,
+    to_move: int | None,
+    names: dict[int, str],
+    legal: list[str] | tuple[str, ...] = (),
 ) -> str:
     phase = view.get("phase")
     if to_move is None:
@@ -100,7 +106,22 @@ def _status(
     mine = me is not None and to_move == me
     name = who(to_move, me, names)
     if phase == "roll":
-        return _("Your turn: roll or double.") if mine else _("%(who)s to roll.") % {"who": name}
+        if not mine:
+            return _("%(who)s to roll.") % {"who": name}
+        # Offer the double only when it is there to take: after the opponent took the
+        # cube it is theirs, and "roll or double" with no Double button misleads. What
+        # just happened to the cube is said first, then what to do.
+        doing = (
+            _("Your turn: roll or double.")
+            if "double" in legal
+            else _("Your turn: roll the dice.")
+        )
+        history = view.get("history") or []
+        if history and not view.get("dice") and int(history[-1][0]) != me:
+            said = bgboard.cube_sentence(view, int(history[-1][0]), str(history[-1][1]))
+            if said:
+                return f"{said} {doing}"
+        return doing
     if phase == "move":
         return (
             _("Your move: pick a checker, then where it goes.")
@@ -158,6 +179,19 @@ def _cube_text(view: dict[str, Any], me: int | None, names: dict[int, str]) -> s
         "value": value,
         "who": who(int(owner), me, names),
     }
+
+
+def stakes_text(view: dict[str, Any]) -> str:
+    """What Take and Drop each mean in points (BG-11): a take plays on at twice the cube,
+    a drop loses the cube's value now (a beaver is its own button and says itself)."""
+    value = int((view.get("cube") or {}).get("value", 1))
+    take = ngettext(
+        "Take: play on for %(n)s point.", "Take: play on for %(n)s points.", 2 * value
+    ) % {"n": 2 * value}
+    drop = ngettext(
+        "Drop: lose %(m)s point now.", "Drop: lose %(m)s points now.", value
+    ) % {"m": value}
+    return f"{take} {drop}"
 
 
 def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str, Any]:
@@ -221,10 +255,10 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
             if w is not None
             else "",
         }
+    # A double is said by the board's own sentence ("You double.", "Your opponent
+    # doubles."), as the board's live region says it: never the play before it again.
     announce = bgboard.announcement(view)
-    if phase == "doubled":
-        announce = _("%(who)s doubles.") % {"who": who(1 - int(to_move or 0), me, names)}
-    elif phase == "resign" and offered:
+    if phase == "resign" and offered:
         announce = _("%(who)s offers to resign %(kind)s.") % {
             "who": who(1 - int(to_move or 0), me, names),
             "kind": kind_word({1: "single", 2: "gammon", 3: "backgammon"}.get(int(offered), "")),
@@ -245,7 +279,7 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         "my_turn": my_turn,
         "status": bgboard.turn_status(partial)
         if partial is not None
-        else _status(view, me, to_move, names),
+        else _status(view, me, to_move, names, legal),
         "status_code": table.get("status") or "",
         "waiting": not view,
         "boards": boards(view, turn) if view else "",
@@ -254,6 +288,7 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         "length": view.get("length") or 0,
         "crawford": bool(view.get("crawford_game")),
         "cube_actions": [form(a) for a in cube_actions],
+        "stakes": stakes_text(view) if my_turn and "take" in cube_actions else "",
         "answers": [form(a) for a in answers],
         "resigns": [
             {**form(a), "confirm": _("Yes, resign: %(what)s") % {"what": action_label(a)}}

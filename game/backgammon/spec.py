@@ -248,5 +248,6 @@ BACKGAMMON = GameSpec(
         seat_offers=render.seat_offers,
         bot_levels=lambda: [(level, level_name(level)) for level in BOT_LEVELS],
         default_bot_level=DEFAULT_BOT_LEVEL,
+        round_name=lambda n: _("Game %(n)s") % {"n": n},
     ),
 )

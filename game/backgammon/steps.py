@@ -9,11 +9,12 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from game.backgammon import analysis
 from game.backgammon import render as bgrender
 from game.backgammon.board import board_svg
-from game.backgammon.words import describe_play
+from game.backgammon.words import action_label, describe_play
 from game.engine import backgammon as bg
 
 
@@ -62,4 +63,14 @@ def words() -> dict[str, Any]:
         "rating": _("Performance rating of %(who)s: %(pr)s (lower is better; 0 is perfect)."),
         "loading": _("Working out the analysis…"),
         "failed": _("The analysis could not be loaded. Try again later."),
+        # the cube decisions (the analysis' "cube" list)
+        "actions": {
+            "double": action_label("double"),
+            "no_double": pgettext("cube", "No double"),
+            "take": action_label("take"),
+            "pass": action_label("drop"),
+        },
+        "cube_best": _("%(who)s: %(action)s, the right cube decision."),
+        "cube_loss": _("%(who)s: %(action)s. Right: %(best)s. Equity lost: %(loss)s."),
+        "right": _("Right: %(best)s"),
     }

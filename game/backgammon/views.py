@@ -190,6 +190,10 @@ def game_steps(game: bg.Game) -> list[dict[str, Any]]:
     return out
 
 
+CUBE_ROWS = {"roll": "no_double", "double": "double", "take": "take", "beaver": "take",
+             "drop": "pass"}
+
+
 def replay_page(
     request: HttpRequest, table: Table, hand: int, seat: int | None, invite: str
 ) -> HttpResponse:
@@ -206,6 +210,10 @@ def replay_page(
         if str(row["action"]).startswith("move:"):
             number += 1
             row["move"] = number
+        elif row["action"] in CUBE_ROWS:
+            # the analysis' cube entry this row may carry: checker plays before it, seat,
+            # decision (a roll is a "no double" when doubling was legal)
+            row["cube"] = f"{number}:{row['seat']}:{CUBE_ROWS[row['action']]}"
     dice = [list(d) for d in record["dice"]]
     recomputed = [
         list(fair.dice(record["server_seed"], record["client_seeds"], n)) for n in range(len(dice))

@@ -100,18 +100,19 @@ def yes_no(value: bool) -> str:
 # name them.
 LEVEL_NAMES = {
     "beginner": pgettext_lazy("bot level", "Beginner"),
-    "intermediate": pgettext_lazy("bot level", "Intermediate (0-ply)"),
-    "expert": pgettext_lazy("bot level", "Expert (2-ply)"),
+    # Plain words: "0-ply"/"2-ply" said nothing to a newcomer (docs/TABLES.md says them).
+    "intermediate": pgettext_lazy("bot level", "Intermediate"),
+    "expert": pgettext_lazy("bot level", "Expert"),
 }
 
 
 def level_name(level: str) -> str:
-    """A bot level in words ("Expert (2-ply)")."""
+    """A bot level in words ("Expert")."""
     return str(LEVEL_NAMES[level])
 
 
 def level_text(options: dict[str, Any]) -> str:
-    """"Bot: Expert (2-ply)": the table's level (an old name by its new one), as the
+    """"Bot: Expert": the table's level (an old name by its new one), as the
     lobby and the table show it; "" for a level never stored (the check refuses it)."""
     try:
         level = level_of(options.get("bot_level", DEFAULT_LEVEL))

@@ -18,10 +18,19 @@ spreads the positions over DDS's threads but starts each afresh (measured 0.1 s 
 0.6 s a hand).
 The library releases the GIL while it searches (ctypes), so the event loop runs on while
 a pool thread waits here.
+
+DDS's search memory (its transposition table) is sized before the first solve by
+``TABLES_DDS_MEMORY`` (docs/CONFIGURATION.md): ``small`` (the default) gives thread 0
+DDS's small table, which it frees after each solve, so a server process's memory stays
+flat; ``large`` keeps what endplay sets up on import (DDS's large table for each of the
+machine's cores), which never gives back what it grew to: 68 MiB after 100 hands, 88-92
+after 200-300, for 8-15% less CPU a hand (bench/dds_memory.py;
+docs/PERFORMANCE.md, "DDS's memory"; issue 26).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -32,6 +41,33 @@ from game.engine.courtpiece import TrumpKnown
 SOLVER_LOCK = threading.Lock()
 # The bots solve under it too: the medium bot searches endgames in the clock's threads.
 sampling.DDS_GUARD = SOLVER_LOCK
+
+# TABLES_DDS_MEMORY -> SetResources(megabytes, threads) before the first solve (None:
+# endplay's own set-up). DDS picks its small table under about 100 MB for one thread;
+# too little for even that (20 MB) leaves it no thread at all, and it exits.
+DDS_MEMORY: dict[str, tuple[int, int] | None] = {"small": (64, 1), "large": None}
+_sized: str | None = None  # the TABLES_DDS_MEMORY applied in this process
+
+
+def dds_memory() -> str:
+    """``TABLES_DDS_MEMORY``: ``small`` unless set to ``large`` (anything else: small)."""
+    value = os.environ.get("TABLES_DDS_MEMORY", "small").strip().lower()
+    return value if value in DDS_MEMORY else "small"
+
+
+def size_memory() -> str:
+    """Size DDS's search memory as ``TABLES_DDS_MEMORY`` says, once per process (call with
+    ``SOLVER_LOCK`` held, before a solve). Returns the size in force."""
+    global _sized
+    if _sized is None:
+        wanted = dds_memory()
+        resources = DDS_MEMORY[wanted]
+        if resources is not None:
+            from endplay import _dds
+
+            _dds._dll.SetResources(*resources)
+        _sized = wanted
+    return _sized
 
 # Why a hand cannot be judged double dummy (keys of analysis_words.UNSUPPORTED).
 TRUMP_HIDDEN = "trump_hidden"
@@ -137,6 +173,7 @@ def solve(deal: Any, best_only: bool = False) -> dict[str, int]:
 
     mode = SolveMode.OptimalAll if best_only else SolveMode.Default
     with SOLVER_LOCK:
+        size_memory()
         solved = list(solve_board(deal, mode))
     return {card_text(card): int(tricks) for card, tricks in solved}
 

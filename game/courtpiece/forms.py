@@ -12,10 +12,13 @@ from game.courtpiece.levels import BOT_LEVELS, DEFAULT_BOT_LEVEL, LEVEL_NAMES
 from game.courtpiece.variants import choice_label, option_label
 from game.courtpiece.variants import title as variant_name
 from game.engine import courtpiece as cp
-from game.tables import fairbox
+from game.tables import fairbox, timers
 
 #: Move timer choices in seconds ("" = no timer, private tables only).
 TIMERS = (15, 30, 45, 60, 90)
+#: The default's timer with a person at the table; against bots only it is none on a
+#: private table and the longest offered on a public one (game.tables.timers).
+USUAL_TIMER = 30
 
 
 def field_name(variant: str, option: str) -> str:
@@ -45,10 +48,9 @@ class NewTableForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["variant"].choices = [(v, variant_name(v)) for v in cp.VARIANTS]
-        self.fields["move_seconds"].choices = [
-            (str(s), _("%(n)s seconds") % {"n": s}) for s in TIMERS
-        ] + [("", _("No timer (private tables only)"))]
-        self.fields["move_seconds"].initial = "30"
+        self.fields["move_seconds"].choices = timers.choices(TIMERS, USUAL_TIMER)
+        self.fields["move_seconds"].initial = timers.AUTO
+        self.relaxed_timer = max(TIMERS)
         self.fields["bots"].choices = [
             ("1", _("East")),
             ("2", _("North (your partner)")),
@@ -113,11 +115,16 @@ class NewTableForm(forms.Form):
             options["bot_level"] = data.get("bot_level") or DEFAULT_BOT_LEVEL
             data["options"] = options
             self._refuse_other_variants(variant)
-        seconds = data.get("move_seconds")
-        data["move_seconds"] = int(seconds) if seconds else None
+        data["bots"] = sorted(int(b) for b in data.get("bots") or [])
+        data["move_seconds"] = timers.chosen(
+            data.get("move_seconds"),
+            private=bool(data.get("private")),
+            bots_only=data["bots"] == [1, 2, 3],
+            usual=USUAL_TIMER,
+            relaxed=max(TIMERS),
+        )
         if data["move_seconds"] is None and not data.get("private"):
             self.add_error("move_seconds", _("Only a private table may play without a timer."))
-        data["bots"] = sorted(int(b) for b in data.get("bots") or [])
         return data
 
 

@@ -254,7 +254,9 @@ def table_context(payload: dict[str, Any]) -> dict[str, Any]:
             {
                 "seat": seat,
                 "place": seats.place(seat),
-                "name": seats.name(seat),
+                "name": seats.label(seat),
+                "full_name": seats.name(seat),
+                "left": seats.left(seat),
                 "role": seats.role(seat),
                 "bot": bool((seats.info.get(seat) or {}).get("bot")),
                 # The viewer's own seat is here (its page is drawing it, before its socket

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from game.tables.words import empty, mention
+from game.tables.words import empty, left_name, mention
 
 #: Where each relative seat sits: 0 is the viewer (bottom), play goes anticlockwise (CP-3).
 PLACES = ("bottom", "right", "top", "left")
@@ -78,7 +78,23 @@ class Seats:
             return str(player)
         if self.info and not info.get("bot"):
             return _("Empty seat")
+        if info.get("left"):
+            return left_name(info["left"])
         return _("Bot (%(place)s)") % {"place": compass(seat)}
+
+    def label(self, seat: int) -> str:
+        """The seat's name where the table draws it, beside its badges: a player who left
+        is named alone there (the seat's "Left the table" badge says the rest), and in
+        the teams' names; everywhere else :meth:`name` says that a bot took over."""
+        info = self.info.get(seat) or {}
+        if seat != self.me and info.get("bot") and info.get("left"):
+            return _("Guest") if info["left"] == "guest" else str(info["left"])
+        return self.name(seat)
+
+    def left(self, seat: int) -> bool:
+        """Whether the seat's player left it during play, and a bot plays it."""
+        info = self.info.get(seat) or {}
+        return bool(info.get("bot") and info.get("left"))
 
     def role(self, seat: int) -> str:
         if self.me is None:
@@ -90,4 +106,4 @@ class Seats:
     def team_name(self, team: int) -> str:
         if self.me is not None:
             return _("Your team") if self.me % 2 == team else _("Opponents")
-        return _("%(a)s and %(b)s") % {"a": self.name(team), "b": self.name(team + 2)}
+        return _("%(a)s and %(b)s") % {"a": self.label(team), "b": self.label(team + 2)}

@@ -89,6 +89,33 @@ def seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
     return None
 
 
+def left(seat: Seat, owner: Owner) -> bool:
+    """Whether ``owner`` left ``seat`` during play (lifecycle.leave_seat: a bot plays it
+    on, or played it to the end), as its account or by their guest key."""
+    if owner.is_user and seat.left_user_id is not None and seat.left_user_id == owner.user.pk:
+        return True
+    return _same_secret(owner.guest_key, seat.left_guest_key or "")
+
+
+def left_seat_of(table: Table | list[Seat], owner: Owner) -> int | None:
+    """The seat ``owner`` left at ``table`` (a Table or its seats) during play, if they
+    hold none there now; else None. A former player sees the table as a spectator does,
+    never the seat's cards (game.tables.frames), but keeps their way back to it."""
+    seats = table if isinstance(table, list) else rows.seats_of(table)
+    if any(holds(seat, owner) for seat in seats):
+        return None
+    for seat in seats:
+        if left(seat, owner):
+            return seat.number
+    return None
+
+
+def played_at(table: Table | list[Seat], owner: Owner) -> bool:
+    """Whether ``owner`` holds a seat at ``table``, or held one during play and left it."""
+    seats = table if isinstance(table, list) else rows.seats_of(table)
+    return any(holds(seat, owner) or left(seat, owner) for seat in seats)
+
+
 def is_host(table: Table, owner: Owner) -> bool:
     """Whether ``owner`` made the table (an account, or the guest whose key made it). A
     table an account hosts is that account's alone, also one a guest made and then
@@ -105,13 +132,16 @@ def has_invite(table: Table, invite: Any) -> bool:
 
 def may_watch(table: Table, owner: Owner, invite: Any, seat: int | None) -> bool:
     """Whether ``owner`` (who holds ``seat`` there, or None) may watch the table live, its
-    socket and its page: a seated player always; anyone else only at a table that takes
-    spectators, and at a private one only as its host or with its invite."""
+    socket and its page: a seated player always, and one who left their seat during play
+    (as a spectator: their old seat's cards are a bot's now); anyone else only at a table
+    that takes spectators, and at a private one only as its host or with its invite."""
     if seat is not None:
         return True
-    return bool(table.spectators) and (
+    if table.spectators and (
         not table.private or is_host(table, owner) or has_invite(table, invite)
-    )
+    ):
+        return True
+    return left_seat_of(table, owner) is not None
 
 
 def visible(table_id: Any, owner: Owner, invite: Any = None) -> Table:
@@ -126,7 +156,7 @@ def visible(table_id: Any, owner: Owner, invite: Any = None) -> Table:
 def may_see(table: Table, owner: Owner, invite: Any = None) -> bool:
     """Whether ``owner`` may see ``table`` at all, its finished hands included (pages,
     records, replays, summaries): any public table; a private one only from one of its
-    seats, as its host, or with its invite link."""
-    if not table.private or seat_of(table, owner) is not None:
+    seats (held now, or left during play), as its host, or with its invite link."""
+    if not table.private or played_at(table, owner):
         return True
     return is_host(table, owner) or has_invite(table, invite)

@@ -14,6 +14,10 @@ request. Backgammon's equities are asked for as background work
 (game.tables.workers.background): one small chunk at a time in gnubg's worker
 processes, so live bots are never starved.
 
+After the hand's analysis, the knowable verdicts of each seat a person held (Court Piece:
+game.courtpiece.knowable) are computed ahead the same way, one part per seat, so the
+replay's second request and the mistakes pages read them too.
+
 ``TABLES_ANALYSIS_AHEAD=off`` turns it off (then each hand is computed when first asked).
 """
 
@@ -101,8 +105,23 @@ def _run(table_id: int, hand: int) -> bool:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return False
+    computed = _part(table, hand)
+    # Then the knowable verdicts (Court Piece) of each seat a person holds: the part the
+    # replay asks for next, and the one the mistakes pages read; a bot's seat has nobody
+    # to read it (a request computes it if ever asked).
+    if registry.spec(table.game).knowable is not None:
+        people = table.seats.filter(bot=False).exclude(user__isnull=True, guest_key="")
+        for seat in people.values_list("number", flat=True):
+            _part(table, hand, seat)
+    return computed
+
+
+def _part(table: Table, hand: int, seat: int | None = None) -> bool:
+    """Claim, compute and store the hand's analysis (``seat``: that seat's knowable
+    part); True if this call computed it."""
+    part = "" if seat is None else f"knowable:{seat}"
     try:
-        found = analysis.stored_or_pending(table, hand)
+        found = analysis.stored_or_pending(table, hand, seat, part)
     except TableError:
         return False
     if not isinstance(found, analysis.Pending) or not analysis.claim(found):

@@ -233,6 +233,35 @@ def compute_claimed(pending: Pending) -> dict[str, Any]:
     return data
 
 
+async def obtained(pending: Pending) -> dict[str, Any]:
+    """Claim and compute ``pending`` in the pool, or await whoever holds the claim
+    (``await_stored``: no thread sleeps meanwhile); raises ``Computing`` when their row
+    does not come within ``WAIT_SECONDS``. For async views (the API, the mistakes)."""
+    if not await sync_to_async(claim)(pending):
+        data = await await_stored(pending)
+        if data is None:
+            raise Computing()
+        return data
+    try:
+        data = await asyncio.wrap_future(in_pool(pending))
+    except BaseException:
+        await sync_to_async(release)(pending)
+        raise
+    await sync_to_async(store)(pending, data)
+    return data
+
+
+def stored_now(
+    table_id: int, hand: int, owner: access.Owner, invite: str, knowable: bool = False
+) -> dict[str, Any]:
+    """The stored analysis, never computed nor waited for: ``Computing`` when it is not
+    stored (yet). For sync code that an async view ran after ``obtained``."""
+    found = look_up(table_id, hand, owner, invite, knowable)
+    if isinstance(found, Pending):
+        raise Computing()
+    return found
+
+
 def analysis(
     table_id: int, hand: int, owner: access.Owner, invite: str, knowable: bool = False
 ) -> dict[str, Any]:

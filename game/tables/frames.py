@@ -33,8 +33,21 @@ def _player_name(seat: Seat, shown: dict[int, str]) -> str | None:
     return None
 
 
+def _left_name(seat: Seat, shown: dict[int, str]) -> str | None:
+    """Who left the seat during play, now a bot's: their name, "guest", or None."""
+    if seat.left_user_id is not None:
+        return shown.get(seat.left_user_id)
+    if seat.left_guest_key:
+        return "guest"
+    return None
+
+
 def seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
-    shown = names.names_of({s.user_id for s in seats if s.user_id is not None})
+    """The seats as every frame shows them. ``left``: the name of the player who left a
+    seat during play (a bot plays it on; "guest" for a guest), else None."""
+    shown = names.names_of(
+        {uid for s in seats for uid in (s.user_id, s.left_user_id) if uid is not None}
+    )
     return [
         {
             "seat": s.number,
@@ -43,6 +56,7 @@ def seat_rows(seats: list[Seat]) -> list[dict[str, Any]]:
             "guest": bool(s.guest_key),
             "connected": s.bot or s.connections > 0,
             "away": s.away,
+            "left": _left_name(s, shown),
         }
         for s in seats
     ]
@@ -146,7 +160,9 @@ def own_part(
     if table.status != Table.WAITING:
         if game_state is None:
             game_state = replay.load(table)
-        to_move = game_state.to_move
+        # A closed table (everyone left: lifecycle.leave_seat) waits for nobody, even if
+        # its game stopped half-way.
+        to_move = game_state.to_move if table.status == Table.PLAYING else None
         own["to_move"] = to_move
         own["view"] = game_state.view(seat) if view is None else view
         if seat is not None and seat == to_move:

@@ -205,16 +205,23 @@ def _start(table: Table) -> None:
 
 def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | None = None) -> Table:
     """``owner`` sits at ``seat``. A private table without its invite (to anyone but its
-    host and its players) is ``not_found``, before anything else is said about it."""
+    host and its players) is ``not_found``, before anything else is said about it. While
+    the table is played, only the player who left ``seat`` may sit there again
+    (``_take_back``): "Take my seat back"."""
     with transaction.atomic():
         table = rows.locked(table_id)
         seats = rows.seats_of(table)
         if not access.may_see(table, owner, invite):
             raise TableError("not_found", f"no table {table_id}")
-        if not owner.is_user:
-            raise TableError("needs_account", "sign in or create an account to take a seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(seats):
             raise TableError("bad_request", f"seat must be 0 to {len(seats) - 1}")
+        if table.status != Table.WAITING and access.left_seat_of(seats, owner) == seat:
+            if table.status == Table.OVER:
+                raise TableError("conflict", "the match is over")
+            _take_back(table, seats, seats[seat])
+            return table
+        if not owner.is_user:
+            raise TableError("needs_account", "sign in or create an account to take a seat")
         if table.status != Table.WAITING:
             raise TableError("conflict", "the table has already started")
         held = access.seat_of(seats, owner)
@@ -229,6 +236,27 @@ def take_seat(*, table_id: int, owner: access.Owner, seat: int, invite: str | No
         seats[seat].save(update_fields=["user", "client_seed"])
         notices.broadcast(table, seats, lobby=not table.private)
     return table
+
+
+def _take_back(table: Table, seats: list[Seat], seat: Seat) -> None:
+    """The player who left ``seat`` during play takes it back from its bot (the table's
+    row locked by the caller): the seat is theirs again as it was, and a rated match no
+    longer counts them as having abandoned it. A turn the bot had is the player's now,
+    with the table's own timer (deadlines.set_deadline)."""
+    seat.user = seat.left_user
+    seat.guest_key = seat.left_guest_key or ""
+    seat.left_user, seat.left_guest_key = None, None
+    seat.bot = False
+    seat.away = False
+    seat.abandoned_by = None
+    seat.save(
+        update_fields=[
+            "user", "guest_key", "left_user", "left_guest_key", "bot", "away", "abandoned_by"
+        ]
+    )
+    deadlines.set_deadline(table, seats, replay.load(table), timezone.now())
+    moves.save_table(table)
+    notices.broadcast(table, seats, wake=deadlines.wakes_clock(table), lobby=not table.private)
 
 
 def _locked_with_seat(table_id: int, owner: access.Owner) -> tuple[Table, list[Seat], int]:
@@ -259,7 +287,10 @@ def set_client_seed(*, table_id: int, owner: access.Owner, seed: str) -> Table:
 
 def leave_seat(*, table_id: int, owner: access.Owner) -> Table:
     """Leave: before the start the seat is freed; during play a bot takes it over (and a
-    rated match records the leaver as having abandoned it)."""
+    rated match records the leaver as having abandoned it). The seat remembers who left
+    it during play (``Seat.left_user``/``left_guest_key``): the game stays theirs to find
+    again (game.tables.mine), to watch and replay (access.may_see), to be named at
+    (frames.seat_rows) and, while it is played, to come back to (take_seat)."""
     with transaction.atomic():
         table, seats, number = _locked_with_seat(table_id, owner)
         seat = seats[number]
@@ -270,6 +301,8 @@ def leave_seat(*, table_id: int, owner: access.Owner) -> Table:
                 seat.abandoned_by = seat.user
             seat.bot = True
             seat.away = False
+            seat.left_user = seat.user
+            seat.left_guest_key = seat.guest_key or None
         seat.user = None
         seat.guest_key = ""
         seat.client_seed = "" if table.status == Table.WAITING else seat.client_seed

@@ -145,7 +145,7 @@ def names_of(user_ids: set[int]) -> dict[int, str]:
 def names_cached(table: Table, seats: list[Seat]) -> bool:
     """Whether every name a frame of this table shows is in the cache and fresh (then
     :func:`game.tables.notices.notice` reads nothing)."""
-    wanted = {s.user_id for s in seats if s.user_id is not None}
+    wanted = {uid for s in seats for uid in (s.user_id, s.left_user_id) if uid is not None}
     if table.host_id is not None and not Table.host.is_cached(table):
         wanted.add(table.host_id)
     # A second's margin: the caller builds its frames right after asking.

@@ -123,7 +123,9 @@ def create_from_form(request: HttpRequest, form: Any, **game: Any) -> HttpRespon
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """One click from the home page: a table against bots, of the game the form names
-    (the default game without one); guests welcome."""
+    (the default game without one); guests welcome. When Play now already made them a
+    table of that game still being played, a page offers to continue it or (``new``)
+    to start another."""
     owner = access.owner_from_request(request)
     game = request.POST.get("game") or registry.default_name()
     if registry.find(game) is None:
@@ -131,6 +133,11 @@ def play_now(request: HttpRequest) -> HttpResponse:
     # The level the form asks for, else the one this player chose last, else the game's.
     level = request.POST.get("bot_level") or botlevel.remembered(request, game)
     options = {botlevel.OPTION: level} if level else {}
+    # A game against bots already being played: offer it back, or a new one ("new").
+    going = None if request.POST.get("new") else mine.play_now_in_progress(owner, game)
+    if going is not None:
+        context = {"going": going, "game": game, "bot_level": level or ""}
+        return render(request, "game/play_now_choice.html", context)
     try:
         table = lifecycle.play_now(owner=owner, game=game, options=options)
     except TableError as error:
@@ -245,7 +252,7 @@ def _admitted(request: HttpRequest, table: Table, owner: access.Owner) -> tuple[
     seat = access.seat_of(table, owner)
     invite = request.GET.get("invite") or ""
     invited = access.has_invite(table, invite)
-    if table.private and seat is None and not access.is_host(table, owner) and not invited:
+    if seat is None and not access.may_see(table, owner, invite):
         raise Http404("no such table")  # a private table is not even admitted to exist
     return seat, invite if invited else ""
 
@@ -320,6 +327,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "waiting": table.status == Table.WAITING,
         "guest": not owner.is_user,
         "copied": copied_link(frames.copied_from(table)),
+        # Leaving a table where every other seat is a bot closes it (lifecycle.leave_seat):
+        # its button says so, rather than that a bot plays on.
+        "leave_ends": table.status == Table.PLAYING and seat is not None
+        and all(s["bot"] for s in payload["seats"] if s["seat"] != seat),
+        # The seat this player left during play (a bot's since): "Take my seat back".
+        "left_seat": access.left_seat_of(table, owner) if seat is None else None,
         "fair": fairbox.fair_context(table, seat),
         **pages.table_context(request, lang),
     }
@@ -368,12 +381,22 @@ def _guest_sits(request: HttpRequest, table_id: int, number: int, invite: str) -
     return HttpResponseRedirect(f"{login}?next={quote(table_url(table, kept or None))}")
 
 
+def _takes_back(table_id: int, owner: access.Owner, number: int) -> bool:
+    """Whether ``owner`` (a guest) asks for the seat they left during play: theirs to take
+    back without an account, as they held it."""
+    if not owner.guest_key:
+        return False
+    table = Table.objects.filter(pk=table_id, status=Table.PLAYING).first()
+    return table is not None and access.left_seat_of(table, owner) == number
+
+
 @require_POST
 def sit(request: HttpRequest, table_id: int) -> HttpResponse:
     found = inbound.digits(request.POST.get("seat", ""))  # ASCII digits: not "１" or "²"
     number = -1 if found is None else found
     invite = request.POST.get("invite") or None
-    if not access.owner_of_request(request).is_user:
+    visitor = access.owner_of_request(request)
+    if not visitor.is_user and not _takes_back(table_id, visitor, number):
         return _guest_sits(request, table_id, number, invite or "")
     return _seat_action(
         request,

@@ -8,7 +8,8 @@ bots, with guests, Play now); the player's page keeps the unrated ones apart.
 Ratings: a match is rated when all its seats were taken by accounts at the start (no
 guest, no bot), and it is not a deal played again. A player who leaves a rated match while
 it is being played is replaced by a bot and, when the match ends, recorded as having
-abandoned it (a loss, counted in ``GameStats.abandoned``).
+abandoned it (a loss, counted in ``GameStats.abandoned``). One who leaves an unrated match
+finds it in their history all the same, as left (``Seat.left_user``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ def record_match(table: Table, seats: list[Seat], final: Any) -> None:
     game = registry.spec(table.game)
     players: dict[int, Any] = {}
     for s in seats:
-        account = s.user or s.abandoned_by
+        # A player who left during play (a bot finished for them) played it all the same:
+        # recorded as having left it (``abandoned``), never as a winner.
+        account = s.user or s.abandoned_by or s.left_user
         players[s.number] = account if account is not None else (
             "guest" if s.guest_key else "bot"
         )
@@ -51,7 +54,10 @@ def record_match(table: Table, seats: list[Seat], final: Any) -> None:
     if all(isinstance(p, str) for p in players.values()):
         return  # no account played it
     sides = [[players[n] for n in team] for team in game.teams]
-    abandoned = [s.abandoned_by for s in seats if s.abandoned_by is not None]
+    abandoned = [
+        s.abandoned_by or s.left_user for s in seats
+        if s.user_id is None and (s.abandoned_by_id or s.left_user_id)
+    ]
     try:
         with transaction.atomic():  # a savepoint: a refused result must not undo the move
             record_game(

@@ -73,6 +73,8 @@ class GamePages:
     # first, and the level a table gets without one (Play now, the choosers: botlevel.py)
     bot_levels: Callable[[], Sequence[tuple[str, str]]] = lambda: ()
     default_bot_level: str = ""
+    # n -> the n-th hand (or game) being played, in a few words ("Hand 3"): "Your games"
+    round_name: Callable[[int], str] = lambda n: _("Hand %(n)s") % {"n": n}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.urls import Resolver404, resolve, reverse
 from django.utils.translation import gettext as _
@@ -59,41 +60,44 @@ def pending_invite(session: Any) -> dict[str, Any] | None:
 
 def hand_over(guest_key: str, user: Any) -> int:
     """The guest's seats pass to ``user``, and the tables the guest made become theirs;
-    returns how many seats passed. Only seats no account holds are taken, and the key
-    leaves each seat it moves, so a key is never handed over twice. A table keeps the
-    ``rated`` it was given at its start: a guest's table was never rated, and a match
-    does not become rated half-way."""
+    returns how many seats passed. So do the seats the guest left during play (a bot's
+    now: ``Seat.left_guest_key``), which keep the game theirs to find again. Only seats
+    no account holds (or left) are taken, and the key leaves each seat it moves, so a key
+    is never handed over twice. A table keeps the ``rated`` it was given at its start: a
+    guest's table was never rated, and a match does not become rated half-way."""
     if not guest_key:
         return 0
     moved = 0
-    tables = (
-        Seat.objects.filter(guest_key=guest_key, user__isnull=True)
-        .values_list("table_id", flat=True)
-        .distinct()
-    )
+    held = Q(guest_key=guest_key, user__isnull=True)
+    left = Q(left_guest_key=guest_key, left_user__isnull=True)
+    tables = Seat.objects.filter(held | left).values_list("table_id", flat=True).distinct()
     for table_id in list(tables):
         with transaction.atomic():  # the row locked, as every write of a table
             table = rows.locked_table(table_id)
             if table is None:
                 continue
             seats = rows.seats_of(table)
-            if any(s.user_id == user.pk for s in seats):
+            if any(user.pk in (s.user_id, s.left_user_id) for s in seats):
                 continue  # one person, one seat: the account is there already
             theirs = access.Owner(user=None, guest_key=guest_key)
             changed = [s for s in seats if s.user_id is None and access.holds(s, theirs)]
             for seat in changed:
                 seat.user, seat.guest_key = user, ""
                 seat.save(update_fields=["user", "guest_key"])
+            was_left = [s for s in seats if s.left_user_id is None and access.left(s, theirs)]
+            for seat in was_left:
+                seat.left_user, seat.left_guest_key = user, None
+                seat.save(update_fields=["left_user", "left_guest_key"])
             if table.host_id is None and access.is_host(table, theirs):
                 table.host = user
                 table.save(update_fields=["host"])
             if changed and table.status == Table.OVER and table.client_seeds:
                 # A game the guest finished counts for the account (never rated).
                 records.record_match(table, seats, replay.load(table))
-            if changed:
+            if changed or was_left:
                 # Every open page of the table shows the account's name for "Guest".
                 notices.broadcast(table, seats, lobby=not table.private)
-            moved += len(changed)
+            moved += len(changed) + len(was_left)
     return moved
 
 

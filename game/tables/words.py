@@ -54,3 +54,10 @@ def mention(row: dict[str, Any] | None) -> str:
     if row.get("player"):
         return str(row["player"])
     return _("an empty seat")
+
+
+def left_name(left: str) -> str:
+    """A seat's name once its player left it during play and a bot took it over (a seat
+    row's ``left``: the player's name, or "guest"): the player, never "Bot (South)"."""
+    who = _("Guest") if left == "guest" else left
+    return _("%(name)s (left — a bot took over)") % {"name": who}

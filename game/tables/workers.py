@@ -55,6 +55,16 @@ def worker_count(default: int = 2) -> int:
         return default
 
 
+def executor_pids(executor: concurrent.futures.ProcessPoolExecutor | None) -> list[int]:
+    """The process ids of a process pool's workers (benchmarks read their CPU)."""
+    processes = getattr(executor, "_processes", None) or {}
+    return [p.pid for p in list(processes.values()) if p.pid]
+
+
+def _nothing() -> None:
+    """What ``WorkerPool.warm`` runs: a worker started is the whole point."""
+
+
 class WorkerPool:
     """``call(fn, *args)`` in one of at most ``workers`` processes (``fn`` and its
     arguments must pickle: a module-level function and plain data)."""
@@ -83,6 +93,10 @@ class WorkerPool:
     def started(self) -> bool:
         return self._pool is not None
 
+    def pids(self) -> list[int]:
+        """The worker processes' ids (none before the pool has started)."""
+        return executor_pids(self._pool)
+
     def _get(self) -> concurrent.futures.ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
@@ -93,6 +107,18 @@ class WorkerPool:
                     initializer=self.initializer,
                 )
             return self._pool
+
+    def warm(self) -> None:
+        """Start the workers now without waiting for them (a no-op call), so that the
+        first decision that needs one does not wait for interpreters to start: a caller
+        that will soon need the pool (a hard bot deciding its calls in its own thread)
+        asks for this. Does nothing once the pool has started."""
+        if self._pool is not None:
+            return
+        pool = self._get()
+        with contextlib.suppress(Exception):  # a pool that fails shows on the first call
+            for _ in range(self.workers):
+                pool.submit(_nothing)
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
         with self._slots:

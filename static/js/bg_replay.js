@@ -3,7 +3,9 @@
 // a time with the buttons, ← → Home End and #step-N links, says each step in a live
 // region, and "Show the analysis" fetches /api/tables/<id>/analysis (the "equity" form):
 // each play's equity loss on the move list and under the board, blunders and errors
-// marked, and both players' performance ratings. No inline script or style.
+// marked, and both players' performance ratings; the cube decisions ("cube": double or
+// not, take or drop) on their rows of the move list and on the board they were made on.
+// No inline script or style.
 (function () {
   "use strict";
   var root = document.getElementById("bg-stepper");
@@ -15,6 +17,7 @@
   var total = items.length - 1;
   var current = 0;
   var losses = null; // move number -> the analysis' entry
+  var cubes = null; // "move:seat:action" -> the analysis' cube entry
 
   function kindOf(entry) {
     if (entry.equity_loss > 0.08) return "blunder";
@@ -31,15 +34,35 @@
     return text;
   }
 
+  function cubeVerdict(entry) {
+    var values = { "%(who)s": data.players[entry.seat], "%(action)s": words.actions[entry.action],
+      "%(best)s": words.actions[entry.best], "%(loss)s": entry.equity_loss.toFixed(3) };
+    var text = entry.equity_loss === 0 ? words.cube_best : words.cube_loss;
+    Object.keys(values).forEach(function (key) { text = text.replace(key, values[key]); });
+    var kind = kindOf(entry);
+    if (kind) text += " " + words[kind];
+    return text;
+  }
+
+  // The cube decisions made on the board this step shows (after checker play k).
+  function cubeAt(k) {
+    if (!cubes) return [];
+    return Object.keys(cubes).filter(function (key) { return cubes[key].move === k; })
+      .map(function (key) { return cubes[key]; });
+  }
+
   function show(k, announce) {
     current = Math.max(0, Math.min(total, k));
     items.forEach(function (li, i) { li.hidden = i !== current; });
     var item = items[current];
-    var entry = losses ? losses[Number(item.getAttribute("data-move"))] : null;
+    var move = Number(item.getAttribute("data-move"));
+    var entry = losses ? losses[move] : null;
+    var decided = cubeAt(move);
+    var texts = (entry ? [verdict(entry)] : []).concat(decided.map(cubeVerdict));
     var v = item.querySelector(".step-verdict");
-    v.hidden = !entry;
-    v.textContent = verdict(entry);
-    v.classList.toggle("lost", !!(entry && kindOf(entry)));
+    v.hidden = texts.length === 0;
+    v.textContent = texts.join(" ");
+    v.classList.toggle("lost", !!(entry && kindOf(entry)) || decided.some(function (c) { return kindOf(c); }));
     var count = root.querySelector(".step-count");
     count.textContent = words.step.replace("%(n)s", current).replace("%(total)s", total);
     count.href = "#step-" + current;
@@ -52,7 +75,7 @@
         window.history.replaceState(null, "", window.location.pathname + window.location.search + "#step-" + current);
       }
       root.querySelector("[data-live]").textContent =
-        count.textContent + ". " + item.querySelector(".step-say").textContent + (entry ? " " + verdict(entry) : "");
+        count.textContent + ". " + item.querySelector(".step-say").textContent + (texts.length ? " " + texts.join(" ") : "");
     }
   }
 
@@ -94,6 +117,22 @@
         row.classList.add(kind);
         cell.textContent += " (" + words[kind].replace(/[.\u06d4\u0964]$/, "") + ")";
       }
+    });
+    cubes = {};
+    (answer.cube || []).forEach(function (entry) {
+      cubes[entry.move + ":" + entry.seat + ":" + entry.action] = entry;
+    });
+    document.querySelectorAll(".bg-moves tr[data-cube]").forEach(function (row) {
+      var entry = cubes[row.getAttribute("data-cube")];
+      var cell = row.querySelector(".loss");
+      if (!entry || !cell) return;
+      cell.textContent = words.actions[entry.action] + ": " + entry.equity_loss.toFixed(3);
+      var kind = kindOf(entry);
+      if (kind) {
+        row.classList.add(kind);
+        cell.textContent += " (" + words[kind].replace(/[.\u06d4\u0964]$/, "") + ")";
+      }
+      if (entry.equity_loss > 0) cell.textContent += " · " + words.right.replace("%(best)s", words.actions[entry.best]);
     });
     var list = box.querySelector(".bg-ratings");
     list.textContent = "";

@@ -27,6 +27,9 @@
     return node;
   }
 
+  // A worth to one decimal place, halves up: the analysis stores hundredths (6.45), counted
+  // in whole hundredths first so 6.45 is never 6.4499… here.
+  function tenths(v) { return Math.round(Math.round(v * 100) / 10) / 10; }
   function rankText(code) { return code[0] === "T" ? "10" : code[0]; }
 
   function cardNames(codes) {
@@ -60,10 +63,14 @@
     }
     if (mark.knowable) {
       var k = mark.knowable;
-      if (k.loss >= 0.05) {
+      // The cost as the difference of the two worths shown to a tenth (the mistakes
+      // puzzle says "worth 6.5 ... 5.2: it cost 1.3", tutorials/mistakes.py): the same
+      // number on both pages.
+      var diff = tenths(k.best) - tenths(k.played);
+      if (diff >= 0.05) {
         parts.push(words.knowable_worse.text
           .replace("%(better)s", cardNames(k.better))
-          .replace("%(diff)s", k.loss.toFixed(1)));
+          .replace("%(diff)s", diff.toFixed(1)));
       } else parts.push(words.knowable_same);
     }
     return parts.join(" ");
@@ -73,7 +80,9 @@
   function badge(mark) {
     var b = el("span", "cost" + (mark.cost > 0 ? " lost" : ""));
     b.tabIndex = 0;
-    b.appendChild(el("span", "cost-mark", costText(mark)));
+    var sign = el("span", "cost-mark", costText(mark));
+    sign.setAttribute("dir", "ltr"); // "−1", not "1−", in Urdu's right-to-left lines
+    b.appendChild(sign);
     b.setAttribute("aria-label", verdict(mark));
     var tip = el("span", "cost-tip", verdict(mark));
     tip.setAttribute("aria-hidden", "true");
@@ -134,7 +143,7 @@
     var v = root.querySelector(".step-verdict");
     v.hidden = !mark;
     v.textContent = verdict(mark);
-    v.classList.toggle("lost", !!(mark && (mark.cost > 0 || (mark.knowable && mark.knowable.loss >= 0.05))));
+    v.classList.toggle("lost", !!(mark && (mark.cost > 0 || (mark.knowable && tenths(mark.knowable.best) - tenths(mark.knowable.played) >= 0.05))));
     var count = root.querySelector(".step-count");
     count.textContent = words.step.replace("%(n)s", current).replace("%(total)s", total);
     count.href = "#step-" + current;

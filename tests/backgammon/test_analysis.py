@@ -64,7 +64,8 @@ def test_a_whole_game_rated_for_both_players() -> None:
         assert m["equity_loss"] >= 0 and m["seat"] in (0, 1)
         assert (m["equity_loss"] == 0) == (m["best"] == m["played"])
     for seat in (0, 1):
-        mine = [m["equity_loss"] for m in data["moves"] if m["seat"] == seat]
+        # the rating counts every decision: checker plays and cube decisions
+        mine = [m["equity_loss"] for m in data["moves"] + data["cube"] if m["seat"] == seat]
         assert data["rating"][seat] == pytest.approx(500 * sum(mine) / len(mine), abs=0.1)
         assert data["blunders"][seat] == sum(1 for x in mine if x > analysis.BLUNDER)
         errors = sum(1 for x in mine if analysis.ERROR < x <= analysis.BLUNDER)

@@ -138,7 +138,13 @@ def test_cube_value_and_owner() -> None:
         (cube,) = of_class(el, "bg-cube")
         assert cube["data-value"] == "2" and cube["data-owner"] == where
     (cube,) = of_class(parse(board_svg(opening().view(0))), "bg-cube")
-    assert cube["data-owner"] == "centre" and ">64</text>" in board_svg(opening().view(0))
+    # The face and the line beside the board agree ("Cube at 1, in the middle"): a centred
+    # cube's 64, the custom of real cubes, was read as the stake by a newcomer.
+    centred = board_svg(opening().view(0))
+    assert cube["data-owner"] == "centre" and ">1</text></g>" in centred
+    assert ">64</text>" not in centred
+    with translation.override("en"):
+        assert 'aria-label="Doubling cube at 1, in the middle"' in board_svg(opening().view(0))
     no_cube = bg.Game(bg.Rules(cube=False), dice=[(6, 5)])
     assert not of_class(parse(board_svg(no_cube.view(0))), "bg-cube")
 
@@ -295,3 +301,13 @@ def test_every_word_is_translated(lang: str) -> None:
     )
     for word in ENGLISH:
         assert word not in visible, (lang, word)
+
+
+def test_aria_live_says_every_hop_of_the_checker_just_moved() -> None:
+    """A 6-5 with one checker, 24 to 18 then 18 to 13: the live region says both hops,
+    not only the last one (it said "18 to 13" alone)."""
+    g = opening()
+    turn = Turn(g.pos, g.dice).move(24, 18).move(18, 13)
+    with translation.override("en"):
+        html = render_board(g.view(0), turn)
+    assert re.search(r'aria-live="polite"[^>]*>24 to 18; 18 to 13<', html), html[-600:]

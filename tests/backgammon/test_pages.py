@@ -284,14 +284,14 @@ def test_bg_the_lobby_names_the_bot_level_and_an_old_tables_level_by_its_new_nam
     from game.backgammon.views import options_text
 
     with translation.override("en"):
-        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+        assert "Bot: Expert" in options_text("backgammon", {"bot_level": "expert"}, 0)
         assert "Bot: Beginner" in options_text("backgammon", {"bot_level": "beginner"}, 0)
         # "easy" and "medium" were stored before the levels had their names.
-        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {"bot_level": "easy"}, 0)
-        assert "Bot: Expert (2-ply)" in options_text("backgammon", {"bot_level": "medium"}, 0)
-        assert "Bot: Intermediate (0-ply)" in options_text("backgammon", {}, 0)
+        assert "Bot: Intermediate" in options_text("backgammon", {"bot_level": "easy"}, 0)
+        assert "Bot: Expert" in options_text("backgammon", {"bot_level": "medium"}, 0)
+        assert "Bot: Intermediate" in options_text("backgammon", {}, 0)
     with translation.override("ur"):
-        assert "بوٹ: ماہر (دو تہہ)" in options_text("backgammon", {"bot_level": "expert"}, 0)
+        assert "بوٹ: ماہر" in options_text("backgammon", {"bot_level": "expert"}, 0)
     with translation.override("hi"):
         assert "बॉट: शुरुआती" in options_text("backgammon", {"bot_level": "beginner"}, 0)
 
@@ -308,9 +308,10 @@ def test_bg_play_now_asks_for_the_level_remembers_it_and_the_table_says_it(
     assert first.options == {"bot_level": "beginner"}
     page = client.get(made["Location"]).content.decode()
     assert 'data-testid="bot-level"' in page and "Bot: Beginner" in page
-    client.post("/en/play/now/", {"game": "backgammon"})  # no level: the last one chosen
+    # no level: the last one chosen (a new table: past "Continue your game")
+    client.post("/en/play/now/", {"new": "1", "game": "backgammon"})
     last = Table.objects.filter(game="backgammon").latest("created_at")
     assert last.pk != first.pk and last.options == {"bot_level": "beginner"}
     assert '<option value="beginner" selected>' in client.get("/en/play/").content.decode()
-    bad = client.post("/en/play/now/", {"game": "backgammon", "bot_level": "hard"})
+    bad = client.post("/en/play/now/", {"new": "1", "game": "backgammon", "bot_level": "hard"})
     assert bad.status_code == 400

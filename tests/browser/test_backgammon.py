@@ -18,7 +18,7 @@ LIVE = "#table-live[data-game='backgammon']"
 BOARD = "#bg-board-slot .bg-board:visible"
 
 
-def _play_now(page: Any, site: Site, lang: str) -> None:
+def play_now(page: Any, site: Site, lang: str) -> None:
     page.goto(f"{site.url}/{lang}/play/")
     page.locator("[data-testid='bg-play-now']").click()
     page.wait_for_url(f"{site.url}/{lang}/play/*/")
@@ -29,7 +29,7 @@ def _version(page: Any) -> str:
     return str(page.locator("#table-live").get_attribute("data-version"))
 
 
-def _wait_my_turn(page: Any) -> str:
+def wait_my_turn(page: Any) -> str:
     """Wait until the player has something to do; which phase it is."""
     page.wait_for_selector(
         f"{LIVE}.my-turn, {LIVE} .hand-summary", timeout=30_000
@@ -82,7 +82,7 @@ def _move_by_clicks(page: Any, undo: bool) -> None:
 
 def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) -> None:
     errors = console_errors(page)
-    _play_now(page, site, "en")
+    play_now(page, site, "en")
     # A guest's home side is a per-browser choice: flipped, drawn there, kept on reload.
     root = page.locator(".table-page")
     assert root.get_attribute("data-bg-home") == "right"
@@ -96,7 +96,7 @@ def test_bg_play_now_click_moves_undo_confirm_and_double(page: Any, site: Site) 
     page.locator("#bg-flip").click()  # back to the right for the rest
     undone = doubled = False
     for _ in range(30):
-        phase = _wait_my_turn(page)
+        phase = wait_my_turn(page)
         if phase == "over":
             break
         before = _version(page)
@@ -135,9 +135,9 @@ def test_bg_screenshots_and_axe_in_every_language(
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
         errors = console_errors(page)
-        _play_now(page, site, lang)
+        play_now(page, site, lang)
         for _ in range(10):
-            phase = _wait_my_turn(page)
+            phase = wait_my_turn(page)
             if phase == "move" or phase == "over":
                 break
             before = _version(page)

@@ -25,32 +25,15 @@ SETUP = r"""
 import json, random
 from django.contrib.auth import get_user_model
 from django.test import Client
-from game.models import Table
-from game.tables import access, due, lifecycle, moves, presence
-from game.tables.errors import TableError
-from game.tables.store import replay
+from game.tables import access, lifecycle
+from tests.playing import play_out
 user = get_user_model().objects.create_user("saima", password="pw")
 client = Client()
 client.force_login(user)
 owner = access.Owner(user, None)
 table = lifecycle.play_now(owner=owner, game="courtpiece")
-presence.seat_connected(table_id=table.pk, seat=0)
 rng = random.Random(7)
-for _ in range(2000):
-    table.refresh_from_db()
-    match = replay.load(table)
-    if match.hands:
-        break
-    if table.seats.get(number=match.to_move).bot:
-        due.fire(table.pk, table.version, Table.BOT)  # or the server's clock did it first
-        continue
-    legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
-    try:
-        moves.apply_action(table_id=table.pk, owner=owner, action=rng.choice(legal),
-                           expected_version=table.version)
-    except TableError:
-        pass  # the clock moved first: look again
-presence.seat_disconnected(table_id=table.pk, seat=0)
+play_out(table, owner, done=lambda m: bool(m.hands), choose=lambda m, legal: rng.choice(legal))
 print("RESULT:" + json.dumps({"table": table.pk, "cookie": client.cookies["sessionid"].value}))
 """
 

@@ -15,44 +15,32 @@ from tests.browser.site import Site
 
 pytestmark = [pytest.mark.browser]
 
-# Run in the site's own database (manage.py shell): a table whose first hand of 13 tricks
-# is over, the guest at seat 0 playing random legal cards and the bots their own.
+# Run in the site's own database (manage.py shell): a table whose first hand played out
+# is over, the guest at seat 0 playing random legal cards and the bots their own. A Rung
+# hand stops once its score is certain (CP-RUNG-5b): after 8 to 13 tricks; the tests
+# count on the cards it had.
 FINISHED = """
 import json, random, time
-from game.models import Table
-from game.tables import access, due, lifecycle, moves, presence
-from game.tables.errors import TableError
-from game.tables.store import replay
+from game.tables import access, lifecycle
+from tests.playing import play_out
 guest = access.Owner(user=None, guest_key="browser-replay-guest")
-table = lifecycle.create_table(game="courtpiece", owner=guest, bots=[1, 2, 3], variant="rung")
-presence.seat_connected(table_id=table.pk, seat=0)
 rng = random.Random(7)
-give_up = time.monotonic() + 120  # the site's bots move after their pause
-while time.monotonic() < give_up:
-    table.refresh_from_db()
-    match = replay.load(table)
-    done = [n for n, h in enumerate(match.hands, start=1) if h.trick_count >= 13]
-    if done:
-        print("RESULT:" + json.dumps({"table": table.pk, "hand": done[0]}))
-        break
-    if table.seats.get(number=match.to_move).bot:
-        if not due.fire(table.pk, table.version, Table.BOT):  # not due yet: look again soon
-            time.sleep(0.02)
-        continue
-    legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
-    try:
-        moves.apply_action(table_id=table.pk, owner=guest, action=rng.choice(legal),
-                           expected_version=table.version)
-    except TableError:
-        pass
-presence.seat_disconnected(table_id=table.pk, seat=0)
+table = lifecycle.create_table(game="courtpiece", owner=guest, bots=[1, 2, 3], variant="rung")
+match = play_out(
+    table, guest,
+    done=lambda m: any(h.trick_count >= 8 for h in m.hands),  # not a redeal (CP-RUNG-5a)
+    choose=lambda m, legal: rng.choice(legal), seconds=240,
+)
+if match is not None:
+    n, hand = next((n, h) for n, h in enumerate(match.hands, start=1) if h.trick_count >= 8)
+    print("RESULT:" + json.dumps({"table": table.pk, "hand": n, "cards": 4 * hand.trick_count}))
 """
 
 
 @pytest.fixture(scope="module")
 def finished(site: Site) -> dict[str, Any]:
     made = site.manage("shell", code=FINISHED)
-    assert made, "no hand of 13 tricks was played"
+    assert made, "no hand was played out"
     return made
 
 
@@ -77,13 +65,28 @@ def _cards_in_hands(page: Any) -> int:
     ))
 
 
+def _read_the_legend(page: Any, shot: Path, marks: int) -> None:
+    """'How to read this' opens by keyboard and says what each mark means, in words
+    visible without hovering anything."""
+    legend = page.locator("[data-testid=legend]")
+    assert legend.is_visible()
+    legend.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert legend.get_attribute("open") is not None
+    assert legend.locator("dt").count() == marks
+    for text in legend.locator("dd").all():
+        assert text.is_visible() and len(text.text_content() or "") > 20
+    legend.scroll_into_view_if_needed()
+    page.screenshot(path=str(shot))
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("lang", ["en", "ur", "hi"])
 def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     browser: Any, site: Site, finished: dict[str, Any], artifacts_dir: Path, lang: str,
     width: int,
 ) -> None:
-    table, hand = finished["table"], finished["hand"]
+    table, hand, cards = finished["table"], finished["hand"], finished["cards"]
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     errors: list[str] = []
@@ -107,7 +110,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     assert page.locator("#stepper .step-trick .card-static").count() == 4  # trick 1, whole
     assert page.locator("#stepper .step-trick .card-static.won").count() == 1
     page.keyboard.press("End")
-    assert _cards_in_hands(page) == 0
+    assert _cards_in_hands(page) == 52 - cards
     page.screenshot(path=str(artifacts_dir / f"replay-steps-end-{lang}-{width}.png"))
     page.keyboard.press("Home")
     assert _cards_in_hands(page) == 52
@@ -120,7 +123,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     page.locator("[data-testid=open-analysis]").click()
     page.locator(".replay-tricks .cost").first.wait_for(timeout=30000)
     assert page.locator("[data-testid=par]").text_content()
-    assert page.locator(".replay-tricks .cost").count() == 52
+    assert page.locator(".replay-tricks .cost").count() == cards
     assert page.locator("#stepper .step-trick .cost").count() == 1
     assert page.locator("[data-testid=step-verdict]").is_visible()
     badge = page.locator(".replay-tricks .cost").first
@@ -128,6 +131,7 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
     assert page.locator(".replay-tricks .cost .cost-tip").first.is_visible()
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-analysis-{lang}-{width}.png"))
+    _read_the_legend(page, artifacts_dir / f"replay-legend-{lang}-{width}.png", marks=5)
     if width == 390:
         _fits_a_phone(page)
     assert errors == []
@@ -135,37 +139,24 @@ def test_step_through_a_replay_by_keyboard_then_open_the_analysis(
 
 
 BG_FINISHED = """
-import json, random, time
-from game.models import Table
-from game.tables import access, due, lifecycle, moves, presence
-from game.tables.errors import TableError
-from game.tables.store import replay
+import json, random
+from game.tables import access, lifecycle
 from game.backgammon import bot
+from tests.playing import play_out
 guest = access.Owner(user=None, guest_key="browser-bg-guest")
 table = lifecycle.create_table(game="backgammon", owner=guest, bots=[1])
-presence.seat_connected(table_id=table.pk, seat=0)
 rng = random.Random(3)
-give_up = time.monotonic() + 240  # the site's bot moves after its pause
-while time.monotonic() < give_up:
-    table.refresh_from_db()
-    state = replay.load(table)
-    if state.is_over:
-        print("RESULT:" + json.dumps({"table": table.pk, "hand": 1}))
-        break
-    if table.seats.get(number=state.to_move).bot:
-        if not due.fire(table.pk, table.version, Table.BOT):  # not due yet: look again soon
-            time.sleep(0.02)
-        continue
-    legal = state.legal_actions()
+
+
+def choose(state, legal):
     plays = [a for a in legal if a.startswith("move:")]
-    action = rng.choice(plays) if plays else next(
+    return rng.choice(plays) if plays else next(
         (a for a in ("roll", "take", "reject") if a in legal), legal[0])
-    try:
-        moves.apply_action(table_id=table.pk, owner=guest, action=action,
-                           expected_version=table.version)
-    except TableError:
-        pass
-presence.seat_disconnected(table_id=table.pk, seat=0)
+
+
+# The site's bot moves after its pause: a whole game takes a while.
+if play_out(table, guest, done=lambda s: s.is_over, choose=choose, seconds=240):
+    print("RESULT:" + json.dumps({"table": table.pk, "hand": 1}))
 bot.shutdown()
 """
 
@@ -209,8 +200,15 @@ def test_step_through_a_backgammon_game_then_its_equity_analysis(
     assert page.locator("[data-testid=ratings] li").count() == 2
     assert page.locator(".bg-moves td.loss:not(:empty)").count() > 0
     assert page.locator("#bg-stepper .bg-steps > li:not([hidden]) .step-verdict").is_visible()
+    # the cube decisions judged on their rows: the bot doubled the guest who rolls at
+    # random (or the guest missed a double), and the guest always takes
+    judged = page.locator(".bg-moves tr[data-cube] td.loss:not(:empty)")
+    assert judged.count() > 0
     page.locator("[data-testid=stepper]").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts_dir / f"replay-bg-{lang}-{width}.png"))
+    _read_the_legend(page, artifacts_dir / f"replay-bg-legend-{lang}-{width}.png", marks=4)
+    judged.first.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts_dir / f"replay-bg-cube-{lang}-{width}.png"))
     if width == 390:
         _fits_a_phone(page)
     assert errors == []

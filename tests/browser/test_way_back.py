@@ -87,7 +87,7 @@ print("RESULT:" + json.dumps({"table": t.pk, "invite": t.invite, "cookie": cooki
 CONFIRM_LINK = re.compile(r"https?://[\w.:]+(/en/accounts/confirm-email/[^\s]+/)")
 
 
-def _confirmation_link(site: Site, after: int) -> str:
+def confirmation_link(site: Site, after: int) -> str:
     """The newest confirmation link the console email backend printed to daphne's log."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -137,7 +137,7 @@ def test_an_invite_followed_through_sign_up_ends_seated_and_seen_live_by_the_hos
     logged = len(site.log.read_text(errors="replace"))
     friend.locator("form.account-form button[type=submit]").click()
     friend.wait_for_url(f"{site.url}/en/accounts/confirm-email/")
-    friend.goto(f"{site.url}{_confirmation_link(site, logged)}")
+    friend.goto(f"{site.url}{confirmation_link(site, logged)}")
     friend.get_by_role("button", name="Confirm").click()
     friend.wait_for_url(f"{site.url}{invite_path}")
     friend.wait_for_selector("#table-live .felt")

@@ -177,13 +177,14 @@ def test_the_table_and_the_lobby_say_the_level(client: Client, lang: str, words:
 def test_play_now_asks_then_remembers_the_level_for_a_guest(client: Client) -> None:
     first = _table_of(client.post("/en/play/now/"))
     assert levels.bot_level(first.options) == "medium"  # nothing chosen yet: the default
-    asked = _table_of(client.post("/en/play/now/", {"bot_level": "easy"}))
+    asked = _table_of(client.post("/en/play/now/", {"new": "1", "bot_level": "easy"}))
     assert asked.options["bot_level"] == "easy"
-    again = _table_of(client.post("/en/play/now/"))  # the home page's button: no level
+    # the home page's button, no level (a new table: past "Continue your game")
+    again = _table_of(client.post("/en/play/now/", {"new": "1"}))
     assert again.options["bot_level"] == "easy"
     lobby = client.get("/en/play/").content.decode()
     assert re.search(r'<option value="easy" selected>', lobby)
-    bad = client.post("/en/play/now/", {"bot_level": "grandmaster"})
+    bad = client.post("/en/play/now/", {"new": "1", "bot_level": "grandmaster"})
     assert bad.status_code == 400
     assert Table.objects.count() == 3
 
@@ -195,7 +196,7 @@ def test_an_account_remembers_the_level_in_a_new_session(make_user: Any) -> None
     _table_of(first.post("/en/play/now/", {"bot_level": "hard"}))
     other = Client()  # another browser: a new session
     other.force_login(user)
-    table = _table_of(other.post("/en/play/now/"))
+    table = _table_of(other.post("/en/play/now/", {"new": "1"}))
     assert table.options["bot_level"] == "hard"
 
 

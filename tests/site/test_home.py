@@ -60,7 +60,7 @@ def test_home_answers_in_its_language_with_every_door(client: Client, lang: str)
     for path in ("learn/", "play/new/", "play/", "rules/rung/", "rules/backgammon/", "faq/",
                  "rules/", f"learn/{LESSONS[0].slug}/"):
         assert f'href="/{lang}/{path}"' in html, path
-    assert _live(html) == {"tables": 0, "open": 0, "players": 0}
+    assert _live(html) == {"tables": 0, "open": 0, "players": 1}  # the visitor is online
     # Play backgammon now: the same play-now view, with game=backgammon.
     bg_form = re.search(
         r'<form class="play-now play-now-bg" method="post" action="([^"]+)">(.*?)</form>',
@@ -99,18 +99,28 @@ def test_live_figures_count_playing_tables_and_connected_people() -> None:
     private = _table(Table.PLAYING)
     private.private = True
     private.save()
-    assert home.live_figures() == {"tables": 3, "open": 3, "players": 2}
+    private_bots = _table(Table.PLAYING)  # a guest's game against bots, the guest there
+    private_bots.private = True
+    private_bots.save()
+    Seat.objects.create(table=private_bots, number=0, guest_key="g3", connections=1)
+    Seat.objects.create(table=private_bots, number=1, bot=True, connections=0)
+    # Being played: `playing` and the guest's; not `other` (its one person has gone) nor
+    # the private table nobody sits at.
+    assert home.live_figures() == {"tables": 2, "open": 3, "players": 3}
 
 
 def test_live_figures_on_the_page_come_from_the_tables_and_are_cached(client: Client) -> None:
     table = _table(Table.PLAYING)
     Seat.objects.create(table=table, number=0, guest_key="g1", connections=1)
-    assert _live(client.get("/en/").content.decode()) == {"tables": 1, "open": 1, "players": 1}
+    # "players": g1 at the table, and the visitor reading the page (tests/site/
+    # test_players_online.py)
+    assert _live(client.get("/en/").content.decode()) == {"tables": 1, "open": 1, "players": 2}
     _table(Table.PLAYING)
     # Within LIVE_SECONDS every visitor gets the cached figures: no query per page view.
-    assert _live(client.get("/hi/").content.decode()) == {"tables": 1, "open": 1, "players": 1}
+    assert _live(client.get("/hi/").content.decode()) == {"tables": 1, "open": 1, "players": 2}
     cache.delete(home.LIVE_CACHE_KEY)
-    assert _live(client.get("/ur/").content.decode()) == {"tables": 2, "open": 2, "players": 1}
+    # the new table is open, but nobody is at it: not a game being played
+    assert _live(client.get("/ur/").content.decode()) == {"tables": 1, "open": 2, "players": 2}
 
 
 def _progress(html: str) -> tuple[int, int]:
@@ -162,6 +172,11 @@ def test_play_backgammon_now_from_the_home_page_seats_a_guest_against_the_bot(
     table = Table.objects.get()
     assert table.game == "backgammon"
     # it is private: a game being played, not one of the lobby's open tables
+    cache.delete(home.LIVE_CACHE_KEY)
+    figures = _live(client.get("/en/").content.decode())
+    assert figures["open"] == 0
+    assert figures["tables"] == 0  # the guest has not opened the table's page yet
+    Seat.objects.filter(table=table, bot=False).update(connections=1)  # the page's socket
     cache.delete(home.LIVE_CACHE_KEY)
     figures = _live(client.get("/en/").content.decode())
     assert figures["open"] == 0

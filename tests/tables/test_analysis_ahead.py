@@ -91,7 +91,12 @@ def test_the_analysis_is_stored_as_soon_as_the_hand_ends(
     table = _table(users[0])
     hand = _play_until_a_hand_ends(table, users[0])
     ahead.drain(timeout=120)
-    assert counted == [1]  # computed once, in the background, before any request
+    # computed once, in the background, before any request: the hand's analysis, then
+    # the knowable part of seat 0, the only seat a person holds (the bots' are not)
+    assert counted == [1, 1]
+    assert set(HandAnalysis.objects.values_list("part", flat=True)) == {"", "knowable:0"}
+    mine = HandAnalysis.objects.get(table=table, hand=1, part="knowable:0").data
+    assert mine["kind"] == "knowable" and mine["seat"] == 0
     row = HandAnalysis.objects.get(table=table, hand=1, part="")
     assert not analysis.is_claim(row.data)
     expected = {"hand": 1, "game": "courtpiece", "variant": "rung", **doubledummy.analyse(hand)}
@@ -104,7 +109,11 @@ def test_the_analysis_is_stored_as_soon_as_the_hand_ends(
     answer = Client().get(f"/api/tables/{table.pk}/analysis?hand=1")
     assert answer.status_code == 200
     assert answer.json() == analysis.words(expected)  # the protocol's answer, exactly
-    assert counted == [1]
+    client = Client()
+    client.force_login(users[0])
+    knowable = client.get(f"/api/tables/{table.pk}/analysis?hand=1&knowable=1")
+    assert knowable.status_code == 200 and knowable.json()["cards"] == mine["cards"]
+    assert counted == [1, 1]  # both read from their rows
 
 
 def test_no_analysis_ahead_when_it_is_off(
@@ -242,7 +251,9 @@ def test_a_hand_ending_on_the_loop_goes_to_the_thread_which_computes_it_ahead(
             assert not replay.load(Table.objects.get(pk=table.pk)).hands  # no hand ended here
     assert on_loop > 10 and handed_over >= 1
     ahead.drain(timeout=120)
-    assert counted == [1]
+    assert counted == [1] * 5  # the hand's analysis, then each of the four people's part
+    parts = set(HandAnalysis.objects.values_list("part", flat=True))
+    assert parts == {"", "knowable:0", "knowable:1", "knowable:2", "knowable:3"}
     row = HandAnalysis.objects.get(table=table, hand=1, part="")
     assert not analysis.is_claim(row.data) and row.data["hand"] == 1
 

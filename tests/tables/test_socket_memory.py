@@ -15,8 +15,16 @@ from typing import Any
 
 import pytest
 
+from game.models import Table
 from game.tables.transport import consumers
-from tests.tables.live import four_player_table, frames, run, session_cookie, socket
+from tests.tables.live import (
+    four_player_table,
+    frames,
+    run,
+    session_cookie,
+    socket,
+    until_version,
+)
 
 ROUNDS = 5
 
@@ -106,3 +114,59 @@ def test_a_socket_ended_by_an_error_is_freed_without_the_collector(
     table = four_player_table(users)
     refs = open_and_close(table.pk, handler_fails)
     assert alive(refs) == 0
+
+
+def _garbage_after(body: Callable[[], Awaitable[None]]) -> list[Any]:
+    """What a full collection finds after ``body`` ran with the collector off (kept in
+    gc.garbage by DEBUG_SAVEALL, so the test can name it)."""
+    run(body)
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        found = list(gc.garbage)
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+    return found
+
+
+def test_a_move_the_thread_plays_leaves_nothing_for_the_collector(
+    users: list[Any], collector_off: None, settings: Any
+) -> None:
+    """A move the event loop hands to the database thread (fastmoves.Fallback: at the
+    tables every hand's last card, a busy SQLite, a name not cached; here every move, the
+    loop's path being off) was played from inside the ``except`` that caught the
+    Fallback. asgiref's sync_to_async raises the exception in flight again in its thread,
+    so its traceback held the thread's frame that held the exception: a cycle holding
+    the move's frames, the table's rows and its game states, which a server's collector
+    reached only at its full pass (issue 26: 250 tables grew a process by about 370 MiB
+    in ten minutes, most of it this, at about 0.5 MiB a hand's end)."""
+    from game.engine.courtpiece.match import Match
+    from game.tables import fastmoves
+
+    settings.TABLES_FAST_MOVES = False
+    table = four_player_table(users)
+    cookies = [session_cookie(u) for u in users]
+
+    async def body() -> None:
+        comms = [socket(table.pk, cookie) for cookie in cookies]
+        for comm in comms:
+            assert (await comm.connect())[0]
+        latest = [(await until_version(c, 0))[-1] for c in comms]
+        version = latest[0]["version"]
+        for _ in range(ROUNDS):
+            [mover] = [i for i, f in enumerate(latest) if f["legal"] and f["version"] == version]
+            legal = [a for a in latest[mover]["legal"] if a not in ("redeal", "claim")]
+            await comms[mover].send_json_to(
+                {"type": "action", "action": legal[0], "version": version}
+            )
+            version += 1
+            latest = [(await until_version(c, version))[-1] for c in comms]
+        for comm in comms:
+            await comm.disconnect()
+        await fastmoves.close_all()
+
+    garbage = _garbage_after(body)
+    assert Table.objects.get(pk=table.pk).version >= ROUNDS  # the moves were played
+    assert [o for o in garbage if type(o) is fastmoves.Fallback] == []
+    assert [o for o in garbage if type(o) is Match] == []  # the states they held

@@ -18,6 +18,13 @@ from game.tables.registry import spec
 _lock = threading.Lock()
 _cache: dict[int, tuple[str, int, Any]] = {}  # table id -> (commitment, version, state)
 _MAX_CACHED = 5000  # a bound, so a long-running process never grows without limit
+# Finished matches' states apart, and far fewer: a finished Court Piece match holds every
+# hand it played, 130-180 KiB, and nothing plays on from it (its summary and records read
+# it a few times, then a replay of its log if asked again). Kept among the live ones, a
+# process that saw tables come and go for a day would hold 5,000 of them, about 750 MiB
+# (issue 26).
+_finished: dict[int, tuple[str, int, Any]] = {}
+_MAX_FINISHED = 100
 
 
 def initial(table: Table) -> Any:
@@ -57,7 +64,7 @@ def load(table: Table) -> Any:
     if not table.client_seeds:
         raise ValueError("the table has not started: its client seeds are not fixed yet")
     with _lock:
-        entry = _cache.get(table.pk)
+        entry = _cache.get(table.pk) or _finished.get(table.pk)
     if entry is not None and entry[0] == table.commitment and entry[1] <= table.version:
         _c, version, state = entry
         if version == table.version:
@@ -73,7 +80,7 @@ def cached(table: Table) -> Any | None:
     """The state of ``table`` at ``table.version`` if the cache holds exactly it, else
     None (reads nothing: ``game.tables.fastmoves`` asks this on the event loop)."""
     with _lock:
-        entry = _cache.get(table.pk)
+        entry = _cache.get(table.pk) or _finished.get(table.pk)
     if entry is None or entry[:2] != (table.commitment, table.version):
         return None
     return entry[2]
@@ -84,21 +91,34 @@ def at_version(table: Table, version: int) -> Any:
     return replay(initial(table), _actions(table, 0, version))
 
 
-def _put(cache: dict[int, Any], key: int, value: Any) -> None:
-    """``cache[key] = value`` within _MAX_CACHED entries (the oldest goes; lock held)."""
-    if len(cache) >= _MAX_CACHED and key not in cache:
+def _put(cache: dict[int, Any], key: int, value: Any, bound: int = _MAX_CACHED) -> None:
+    """``cache[key] = value`` within ``bound`` entries (the oldest goes; lock held)."""
+    if len(cache) >= bound and key not in cache:
         cache.pop(next(iter(cache)))
     cache[key] = value
 
 
 def remember(table: Table, version: int, state: Any) -> None:
+    entry = (table.commitment, version, state)
     with _lock:
-        _put(_cache, table.pk, (table.commitment, version, state))
+        if getattr(state, "is_over", False):  # the match is over: among the finished
+            _cache.pop(table.pk, None)
+            _put(_finished, table.pk, entry, _MAX_FINISHED)
+        else:
+            _finished.pop(table.pk, None)
+            _put(_cache, table.pk, entry)
+
+
+def held() -> tuple[int, int]:
+    """How many states the cache holds: of live matches, of finished ones."""
+    with _lock:
+        return len(_cache), len(_finished)
 
 
 def forget(table_id: int) -> None:
     with _lock:
         _cache.pop(table_id, None)
+        _finished.pop(table_id, None)
         _rows.pop(table_id, None)
 
 
@@ -106,6 +126,7 @@ def clear_cache() -> None:
     """Empty the cache (a fresh process starts like this)."""
     with _lock:
         _cache.clear()
+        _finished.clear()
         _rows.clear()
 
 

@@ -8,7 +8,6 @@ body too large or too deep, a path no view has (:func:`not_found`) and a fault o
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from collections.abc import Callable
@@ -84,7 +83,7 @@ def _summary(table: Table, request: HttpRequest) -> dict[str, Any]:
         "page": mine.page_url(table.pk),
         "socket": f"/ws/tables/{table.pk}/",
         "seats": [
-            {k: row[k] for k in ("seat", "player", "bot", "guest", "connected")}
+            {k: row[k] for k in ("seat", "player", "bot", "guest", "connected", "left")}
             for row in frames.seat_rows(seats)
         ],
         "your_seat": access.seat_of(seats, owner),
@@ -196,23 +195,6 @@ def _analysis_look_up(request: HttpRequest, table_id: int, hand: int) -> Any:
     )
 
 
-async def _computed(found: analysis.Pending) -> dict[str, Any]:
-    """Claim and compute the analysis in the pool, or wait for whoever holds the claim
-    (docs/TABLES.md, "Analysis ahead")."""
-    if not await sync_to_async(analysis.claim)(found):
-        data = await analysis.await_stored(found)
-        if data is None:
-            raise analysis.Computing()
-        return data
-    try:
-        data = await asyncio.wrap_future(analysis.in_pool(found))
-    except BaseException:
-        await sync_to_async(analysis.release)(found)
-        raise
-    await sync_to_async(analysis.store)(found, data)
-    return data
-
-
 async def analysis_view(request: HttpRequest, table_id: int) -> JsonResponse:
     """A finished hand's analysis. Async: the first request waits for the pool thread
     that computes it without holding up the event loop or Django's one thread for sync
@@ -227,7 +209,7 @@ async def analysis_view(request: HttpRequest, table_id: int) -> JsonResponse:
         hand = analysis.parse_hand(request.GET.get("hand", ""))
         found = await sync_to_async(_analysis_look_up)(request, table_id, hand)
         if isinstance(found, analysis.Pending):
-            data = await _computed(found)
+            data = await analysis.obtained(found)
         else:
             data = found
     except analysis.Computing as exc:  # another process computes it: ask again shortly

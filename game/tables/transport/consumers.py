@@ -347,18 +347,24 @@ class TableConsumer(_NoConnectionHop):
         # ws-send a form field's ASCII digits; programs must send an int).
         action, version = message["action"], message["version"]
         resync = False
+        on_loop: tuple[int, list[tuple[str, dict[str, Any]]]] | None = None
         try:
             try:  # the common case on the loop itself (see game.tables.fastmoves)
-                _version, held = await fastmoves.apply_action(
+                on_loop = await fastmoves.apply_action(
                     table_id=self.table_id, owner=self.owner, action=action,
                     expected_version=version,
                 )
             except fastmoves.Fallback as why:
                 resync = why.resync
-                _version, held = await database_sync_to_async(notices.hold_broadcasts)(
-                    moves.apply_action, table_id=self.table_id, owner=self.owner,
-                    action=action, expected_version=version,
-                )
+            # The thread's path outside the ``except``: sync_to_async raises the
+            # exception in flight again in its thread, whose frame then held it from
+            # its own traceback, a cycle holding the move's frames, rows and states
+            # until the collector's full pass (issue 26; docs/PERFORMANCE.md, "Closed
+            # sockets"). tests/tables/test_socket_memory.py checks it.
+            _version, held = on_loop or await database_sync_to_async(notices.hold_broadcasts)(
+                moves.apply_action, table_id=self.table_id, owner=self.owner,
+                action=action, expected_version=version,
+            )
         except TableError as exc:
             await self._error(exc.code, exc.message)
             held = []

@@ -6,14 +6,13 @@ bots play the rest through the table's clock."""
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 from typing import Any
 
 from game.courtpiece import knowable
 from game.models import Table
-from game.tables import access, due, lifecycle, moves, presence
-from game.tables.errors import TableError
-from game.tables.store import replay
+from game.tables import access, lifecycle
+from tests.playing import play_out
 
 
 def worst_card(hand: Any, seat: int, legal: list[str]) -> tuple[str, float]:
@@ -26,6 +25,22 @@ def worst_card(hand: Any, seat: int, legal: list[str]) -> tuple[str, float]:
     return card, loss
 
 
+def _worst_until_a_mistake(
+    rng: random.Random, losses: dict[str, float]
+) -> Callable[[Any, list[str]], str]:
+    """Seat 0's chooser: the worst card it can see (its loss kept in ``losses``) until one
+    lost a trick or more, then random legal actions."""
+
+    def choose(match: Any, legal: list[str]) -> str:
+        cards = [a[5:] for a in legal if a.startswith("play:")]
+        if cards and max(losses.values(), default=0.0) < 1:
+            card, losses[card] = worst_card(match.hand, 0, cards)
+            return f"play:{card}"
+        return rng.choice(legal)
+
+    return choose
+
+
 def finished_badly(owner: access.Owner, variant: str = "rung") -> Table:
     """A table whose first hand is over, seat 0 having lost ≥ 1 trick by a knowable
     mistake (a few deals are tried until one gives the chance)."""
@@ -33,36 +48,13 @@ def finished_badly(owner: access.Owner, variant: str = "rung") -> Table:
         table = lifecycle.create_table(
             game="courtpiece", owner=owner, bots=[1, 2, 3], variant=variant
         )
-        presence.seat_connected(table_id=table.pk, seat=0)
-        rng = random.Random(table.pk)
-        worst = 0.0
-        give_up = time.monotonic() + 120  # a live site's bots move after their pause
-        while time.monotonic() < give_up:
-            table.refresh_from_db()
-            match = replay.load(table)
-            if match.hands:
-                break
-            if table.seats.get(number=match.to_move).bot:
-                # Fired when due (or a live site's clock does it): a bot's pause may not be
-                # over yet, so look again a moment later.
-                if not due.fire(table.pk, table.version, Table.BOT):
-                    time.sleep(0.02)
-                continue
-            legal = [a for a in match.legal_actions() if a not in ("timeout", "redeal", "claim")]
-            cards = [a[5:] for a in legal if a.startswith("play:")]
-            loss = 0.0
-            if cards and worst < 1:
-                card, loss = worst_card(match.hand, 0, cards)
-                action = f"play:{card}"
-            else:
-                action = rng.choice(legal or list(match.legal_actions()))
-            try:
-                moves.apply_action(
-                    table_id=table.pk, owner=owner, action=action, expected_version=table.version
-                )
-            except TableError:  # a live site's clock moved first: look again
-                continue
-            worst = max(worst, loss)
-        if worst >= 1 and match.hands:
+        losses: dict[str, float] = {}  # each card seat 0 chose as its worst: what it lost
+        choose = _worst_until_a_mistake(random.Random(table.pk), losses)
+        match = play_out(table, owner, done=lambda m: bool(m.hands), choose=choose)
+        if match is None:
+            continue
+        # Only the cards that were played count (a choice the clock beat was not).
+        played = {action[5:] for seat, action in match.hands[0].history if seat == 0}
+        if max((loss for card, loss in losses.items() if card in played), default=0.0) >= 1:
             return table
     raise AssertionError("no deal gave seat 0 a clear mistake to make")
