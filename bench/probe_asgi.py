@@ -112,10 +112,11 @@ def _caches() -> dict[str, int]:
     from game.tables.store import replay
 
     out = {
-        "replay_states": len(replay._cache),
-        "replay_rows": len(replay._rows),
-        "presence_sockets": len(presence._own_sockets),
-        "analysis_queued": len(ahead._queued),
+        "replay_states": replay.cached_counts()["states"],
+        "replay_finished": replay.cached_counts()["finished"],
+        "replay_rows": replay.cached_counts()["rows"],
+        "presence_sockets": presence.own_socket_count(),
+        "analysis_queued": ahead.queued_count(),
     }
     out["names"] = len(names.CACHE.entries)
     out["names_shown_at"] = len(names.CACHE.shown_at)

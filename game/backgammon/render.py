@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from game.backgammon import board as bgboard
+from game.backgammon import telling
 from game.backgammon.moves import Turn
 from game.backgammon.words import action_label, how_word, kind_word, level_text
 from game.engine import backgammon as bg
@@ -118,7 +119,7 @@ def _status(
         )
         history = view.get("history") or []
         if history and not view.get("dice") and int(history[-1][0]) != me:
-            said = bgboard.cube_sentence(view, int(history[-1][0]), str(history[-1][1]))
+            said = telling.cube_sentence(view, int(history[-1][0]), str(history[-1][1]))
             if said:
                 return f"{said} {doing}"
         return doing
@@ -257,7 +258,7 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         }
     # A double is said by the board's own sentence ("You double.", "Your opponent
     # doubles."), as the board's live region says it: never the play before it again.
-    announce = bgboard.announcement(view)
+    announce = telling.announcement(view)
     if phase == "resign" and offered:
         announce = _("%(who)s offers to resign %(kind)s.") % {
             "who": who(1 - int(to_move or 0), me, names),
@@ -277,7 +278,7 @@ def bg_context(payload: dict[str, Any], partial: Turn | None = None) -> dict[str
         else "",
         "to_move": to_move,
         "my_turn": my_turn,
-        "status": bgboard.turn_status(partial)
+        "status": telling.turn_status(partial)
         if partial is not None
         else _status(view, me, to_move, names, legal),
         "status_code": table.get("status") or "",

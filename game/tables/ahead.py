@@ -134,3 +134,8 @@ def _part(table: Table, hand: int, seat: int | None = None) -> bool:
         raise
     analysis.store(found, data)
     return True
+
+
+def queued_count() -> int:
+    """How many analyses wait or run in this process (the memory probe of bench/soak.py)."""
+    return len(_queued)

@@ -148,3 +148,8 @@ def forget_own_sockets() -> None:
     """Forget this process's sockets (a fresh process starts like this)."""
     with _own_lock:
         _own_sockets.clear()
+
+
+def own_socket_count() -> int:
+    """How many sockets this process counts as open (the memory probe of bench/soak.py)."""
+    return len(_own_sockets)

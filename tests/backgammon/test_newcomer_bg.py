@@ -17,7 +17,7 @@ from tests.backgammon import payloads as P
 STATUS = re.compile(r'id="bg-top-status"[^>]*>([^<]*)<')
 
 
-def _after_double(answer: str) -> bg.Game:
+def after_double(answer: str) -> bg.Game:
     """The viewer (seat 0) opens, the bot plays, the viewer doubles, the bot answers."""
     game = bg.Game(bg.Rules(), dice=[(5, 4), (6, 1), (3, 2)])
     game = game.apply("move:13/8 24/20")
@@ -33,7 +33,7 @@ def test_after_the_double_is_taken_the_status_says_so_and_asks_only_for_the_roll
 ) -> None:
     """BG-11: the taker owns the cube, so the doubler may not double again: the status
     must not offer "roll or double", and says the take first."""
-    game = _after_double("take")
+    game = after_double("take")
     assert game.phase == "roll" and game.to_move == 0
     payload = P.payload(game, 0)
     assert "double" not in payload["legal"]
@@ -105,7 +105,7 @@ def test_stakes_follow_the_cube() -> None:
     assert "Take: play on for 4 points. Drop: lose 2 points now." in html
 
 
-def _after_a_hit() -> bg.Game:
+def after_a_hit() -> bg.Game:
     """The viewer (seat 0) opens leaving a blot, the bot rolls and hits it: the viewer
     is on roll, the bot's hitting play is the last move."""
     game = bg.Game(bg.Rules(), dice=[(6, 2), (6, 4), (1, 2)])
@@ -117,9 +117,10 @@ def _after_a_hit() -> bg.Game:
 
 
 def test_the_last_move_is_marked_on_its_from_and_to_points() -> None:
-    from game.backgammon.board import board_svg, finished_turns
+    from game.backgammon.board import board_svg
+    from game.backgammon.telling import finished_turns
 
-    game = _after_a_hit()
+    game = after_a_hit()
     view = game.view(0)
     (last,) = finished_turns(view)[-1:]
     svg = board_svg(view)
@@ -139,7 +140,7 @@ def test_the_last_move_is_marked_on_its_from_and_to_points() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "ur", "hi"])
 def test_the_hit_star_is_explained_beside_the_notation(lang: str) -> None:
-    game = _after_a_hit()
+    game = after_a_hit()
     html = table_frame_html(P.payload(game, 0), lang)
     with translation.override(lang):
         note = translation.gettext("(* = a hit: a lone checker was sent to the bar)")

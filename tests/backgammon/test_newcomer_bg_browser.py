@@ -12,7 +12,7 @@ import pytest
 from game.tables.html import table_frame_html
 from tests.backgammon import payloads as P
 from tests.backgammon.board_pages import ROOT, STATIC
-from tests.backgammon.test_newcomer_bg import _after_a_hit, _after_double
+from tests.backgammon.test_newcomer_bg import after_a_hit, after_double
 
 pytestmark = pytest.mark.browser
 
@@ -49,9 +49,9 @@ def test_newcomer_findings_on_screen(
     browser, artifacts_dir: Path, tmp_path: Path, lang: str
 ) -> None:
     states = {
-        "after-take": _after_double("take"),
+        "after-take": after_double("take"),
         "doubled": _doubled(),
-        "after-hit": _after_a_hit(),
+        "after-hit": after_a_hit(),
     }
     for name, game in states.items():
         path = tmp_path / f"{name}.html"

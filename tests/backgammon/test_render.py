@@ -183,7 +183,7 @@ def test_bg_last_move_shows_the_whole_play_of_one_checker_in_notation() -> None:
 
 
 def test_bg_last_move_notation_keeps_counts_and_the_bar() -> None:
-    from game.backgammon.board import notation_for_viewer
+    from game.backgammon.telling import notation_for_viewer
 
     assert notation_for_viewer("24/22*/21 bar/20(2) 6/off", 1, 0) == "1/3*/4 bar/5(2) 19/off"
     assert notation_for_viewer("24/18 13/9", 0, 0) == "24/18 13/9"

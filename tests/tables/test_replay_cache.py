@@ -35,12 +35,12 @@ def test_finished_matches_are_kept_within_their_own_bound() -> None:
         finished, live = _played("over", True), _played("live", False)
         assert finished.is_over and not live.is_over
         extra = 50
-        for pk in range(1, replay._MAX_FINISHED + extra + 1):
+        for pk in range(1, replay.MAX_FINISHED + extra + 1):
             replay.remember(_row(pk), 1, finished)
         replay.remember(_row(10_000), 1, live)
-        assert replay.held() == (1, replay._MAX_FINISHED)
+        assert replay.held() == (1, replay.MAX_FINISHED)
         # The latest finished ones and the live one are still answered from memory.
-        newest = _row(replay._MAX_FINISHED + extra)
+        newest = _row(replay.MAX_FINISHED + extra)
         newest.version = 1
         assert replay.cached(newest) is finished
         oldest = _row(1)

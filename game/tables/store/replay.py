@@ -24,7 +24,7 @@ _MAX_CACHED = 5000  # a bound, so a long-running process never grows without lim
 # process that saw tables come and go for a day would hold 5,000 of them, about 750 MiB
 # (issue 26).
 _finished: dict[int, tuple[str, int, Any]] = {}
-_MAX_FINISHED = 100
+MAX_FINISHED = 100
 
 
 def initial(table: Table) -> Any:
@@ -103,7 +103,7 @@ def remember(table: Table, version: int, state: Any) -> None:
     with _lock:
         if getattr(state, "is_over", False):  # the match is over: among the finished
             _cache.pop(table.pk, None)
-            _put(_finished, table.pk, entry, _MAX_FINISHED)
+            _put(_finished, table.pk, entry, MAX_FINISHED)
         else:
             _finished.pop(table.pk, None)
             _put(_cache, table.pk, entry)
@@ -152,3 +152,8 @@ def forget_rows(table_id: int) -> None:
     trip saved; the revision would refuse the guess anyway)."""
     with _lock:
         _rows.pop(table_id, None)
+
+
+def cached_counts() -> dict[str, int]:
+    """How many states and rows this process holds (the memory probe of bench/soak.py)."""
+    return {"states": len(_cache), "finished": len(_finished), "rows": len(_rows)}
