@@ -189,6 +189,10 @@ def summary(a: str, b: str, variant: str, deals: list[dict[str, Any]]) -> dict[s
 
 def tweak(item: str) -> tuple[str, float]:
     name, _, value = item.partition("=")
+    if name.startswith("plain."):
+        if not hasattr(sys.modules[__name__], name[6:]):
+            raise SystemExit(f"bench has no {name[6:]!r}")
+        return name, float(value)
     if not hasattr(hard, name):
         raise SystemExit(f"hard has no {name!r}")
     return name, float(value)
@@ -197,8 +201,11 @@ def tweak(item: str) -> tuple[str, float]:
 def configure(overrides: Mapping[str, float]) -> None:
     """Set the hard bot's numbers for an experiment (in each worker process too)."""
     for name, value in overrides.items():
-        current = getattr(hard, name)
-        setattr(hard, name, type(current)(value))
+        module: Any = hard
+        if name.startswith("plain."):  # the benchmark's own plain player (PLAIN_FROM...)
+            module, name = sys.modules[__name__], name[6:]
+        current = getattr(module, name)
+        setattr(module, name, type(current)(value))
 
 
 def main() -> None:
@@ -210,7 +217,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="override a number in game.bots.courtpiece.hard for this run (experiments)",
+        help="override a number in game.bots.courtpiece.hard (or plain.NAME: this bench's "
+        "plain player, e.g. plain.PLAIN_FROM=13) for this run (experiments)",
     )
     args = parser.parse_args()
     overrides = dict(tweak(item) for item in args.set)

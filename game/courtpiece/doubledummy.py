@@ -35,9 +35,12 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from game.bots.courtpiece import sampling
 from game.engine.courtpiece import TrumpKnown
 
 SOLVER_LOCK = threading.Lock()
+# The bots solve under it too: the medium bot searches endgames in the clock's threads.
+sampling.DDS_GUARD = SOLVER_LOCK
 
 # TABLES_DDS_MEMORY -> SetResources(megabytes, threads) before the first solve (None:
 # endplay's own set-up). DDS picks its small table under about 100 MB for one thread;

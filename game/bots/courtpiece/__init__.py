@@ -7,10 +7,11 @@ view). Every level plays every variant.
 * ``easy`` (:mod:`.easy`): a beginner: the medium bot's game with mistakes a beginner
   makes (a random-looking legal card now and then, drawn from a seed taken from the view);
 * ``medium`` (:mod:`.medium`): the rule-based bot (:mod:`.rulebased`) with its leads
-  corrected: it keeps stoppers, draws the last trump with a lone master trump, and ruffs
-  the opponents' winner when that takes the hand;
-* ``hard`` (:mod:`.hard`): search over deals sampled consistently with the view
-  (:mod:`.sampling`), each card scored against the hand's goal.
+  corrected: it keeps stoppers, draws trumps with four or with a lone master trump, and
+  ruffs the opponents' winner when that takes the hand; from 8 cards in hand it checks
+  its card against a few deals solved double-dummy (:mod:`.endgame`);
+* ``hard`` (:mod:`.hard`): search from the first trick over deals sampled consistently
+  with the view (:mod:`.sampling`), each card scored against the hand's goal.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import easy, hard, medium
+from . import easy, endgame, hard
 from .rulebased import unseen_trumps
 
 LEVELS = ("easy", "medium", "hard")
 
-_CHOOSERS = {"easy": easy.choose, "medium": medium.choose, "hard": hard.choose}
+_CHOOSERS = {"easy": easy.choose, "medium": endgame.choose, "hard": hard.choose}
 
 __all__ = ["LEVELS", "choose", "unseen_trumps"]
 

@@ -5,9 +5,11 @@ Hukum, Hidden Rung after the reveal, Be-Ranga once trump is fixed: :func:`search
 each legal card is scored in deals drawn by
 :func:`.sampling.sample_worlds` (consistent with the cards played, the voids shown, the
 public cards and what the calls and bids say), each deal solved double-dummy by endplay's
-DDS (:func:`.sampling.dd_tricks`). A card's score is the mean, over the deals, of the
-hand's real goal reached with it (:func:`goal_value`), not of raw tricks: reach 7 (or make
-or set a Hukum contract), then a kot for or against.
+DDS (:func:`.sampling.dd_tricks`), from the first trick on. A card's score is the mean,
+over the deals, of the hand's real goal reached with it (:func:`goal_value`): reach 7
+(or make or set a Hukum contract), then a kot for or against, and a tenth for each trick
+up to one above the goal (with 13 tricks to go nearly every card reaches the goal in the
+same deals; the tricks tell the cards apart, and beyond the goal they are worth nothing).
 
 Where it is not plain trick-taking (Double Sar's piles, Mendikot's tens, Be-Ranga and
 Mendikot before trump is fixed, Hidden Rung before the reveal), and for the calls, bids,
@@ -16,7 +18,7 @@ medium bot's rules: double-dummy scores do not describe those games, and rollout
 medium bot cost more than the time goal allows (docs/PERFORMANCE.md).
 
 Deterministic: the sampling is seeded from the view; the medium bot's card is kept unless
-another reaches the goal clearly more often (:data:`SWITCH`), then ties go to card order.
+another scores more by :data:`SWITCH`, then ties go to card order.
 """
 
 from __future__ import annotations
@@ -32,32 +34,39 @@ from .sampling import dd_reaching, dd_tricks, hand_view, sample_worlds
 
 TARGET = 7  # seven tricks win the hand (CP-RUNG-2, CP-SS-2)
 KOT_BONUS = 0.5  # all 13 tricks (court, CP-RUNG-3) is worth more than a plain win
-MARGIN = 0.01  # a trick more breaks ties between cards that reach the goal equally
-# The medium bot's card is kept unless another card reaches the goal more often by this
-# much, and by at least SWITCH_DEALS sampled deals' worth. Search knows the deal in each
-# sample and so favours cards that are only good when the cards lie one way ("strategy
-# fusion"); with few deals one deal's verdict is noise (Rung deal 10 of the benchmark: two
-# of four deals favoured a low club that cost two tricks in the real deal). Too wide a
-# margin loses what search finds: with 0.25 and 2.5 deals, and 4-16 deals a decision,
-# the plain DDS sampler beat hard in Single Sar (docs/PERFORMANCE.md).
-SWITCH = 0.1
-SWITCH_DEALS = 1.5
-# At the first tricks (TARGET_FROM cards in hand or more) each deal says only reach/not
-# reach and the deals are few: a wider margin there. With 1.5, in the scenario test's
-# opening lead (A K Q J of trumps) 8 deals said a low diamond reached 7 in 6 and the
-# jack of trumps in 4; 32 deals said 25 and 23, and the real deal 4 tricks either way.
+MARGIN = 0.1  # a trick more breaks ties between cards that reach the goal equally
+TRICKS_ABOVE = 1  # tricks beyond the goal count up to this many (then only a kot does)
+# The medium bot's card is kept unless another card scores this much more (and, in the
+# old reach-only mode, SWITCH_DEALS sampled deals' worth more): half a trick, or one deal
+# in twenty reaching the goal. A wide margin hid what search finds: with 0.1 and 1.5
+# deals' worth (tricks worth 0.01) hard's card differed from medium's in 0 and 2 of
+# 190/222 first-trick decisions, and hard won 0.538 of duplicate Rung hands against
+# today's bot; with no margin (tricks worth 0.1, more deals) 0.619 on the same deals
+# (docs/PERFORMANCE.md). Some margin stays for the obvious-position tests: the last trump
+# drawn with the master (AS 1.831 against QH 1.863: partner may hold the last trump, and
+# the deals then say the queen of hearts takes a trick more), the doubleton ace kept
+# (0.03), a trump led while an opponent may still hold one (0.03).
+SWITCH = 0.05
+SWITCH_DEALS = 0.0
+# At TARGET_FROM cards in hand or more (reach-only solves, not used now) a wider margin.
 EARLY_SWITCH_DEALS = 2.5
 
 
-# Cards in hand from which hard searches. 13 (from the first trick, with TARGET_FROM's
-# reach-only solves) was measured: no hand's result changed in 225 duplicate deals
-# against today's bot, for half as much CPU again (docs/PERFORMANCE.md), so 11 it stays.
-SEARCH_FROM = 11
+# Cards in hand from which hard searches: from the first trick. (11 before: the search
+# from 13 with reach-only solves, 8 deals and the wide margin changed no result.)
+SEARCH_FROM = 13
 # With this many cards in hand or more, each deal is solved only for "does this card
-# reach the goal?" (DDS's target mode, :func:`.sampling.dd_reaching`): the full solve at
-# 12-13 cards costs too much CPU for the time goal (docs/PERFORMANCE.md).
-TARGET_FROM = 12
+# reach the goal?" (DDS's target mode, :func:`.sampling.dd_reaching`). 14: never; at trick
+# one reach-only solves cannot tell the cards apart (above), and the full solve costs
+# 10 ms median, 39 ms mean a deal at 13 cards, 7 and 11 at 12 (docs/PERFORMANCE.md).
+TARGET_FROM = 14
 EARLY_DEALS = 8  # deals solved with TARGET_FROM cards in hand or more
+# Deals solved by cards in hand: as many as DDS's time allows (a full solve takes about
+# 5 ms mean at 11 cards, 2.4 at 10, 1.1 at 9, under 0.7 from 8).
+DEALS_11 = 10  # with 11 to 13 cards in hand (below TARGET_FROM)
+DEALS_10 = 16  # ... with 10 cards
+DEALS_8 = 24  # ... with 8 or 9 cards
+DEALS_LATE = 40  # ... with 7 or fewer
 
 
 def samples_for(cards_left: int) -> int:
@@ -68,10 +77,12 @@ def samples_for(cards_left: int) -> int:
     if cards_left >= TARGET_FROM:
         return EARLY_DEALS
     if cards_left >= 11:
-        return 8
+        return DEALS_11
+    if cards_left >= 10:
+        return DEALS_10
     if cards_left >= 8:
-        return 12
-    return 20
+        return DEALS_8
+    return DEALS_LATE
 
 
 def goal_need(hv: Mapping[str, Any]) -> int:
@@ -86,7 +97,9 @@ def goal_need(hv: Mapping[str, Any]) -> int:
     return TARGET
 
 
-def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
+def goal_value(
+    hv: Mapping[str, Any], ours: int, theirs: int, above: int | None = None
+) -> float:
     """The hand's goal for our team, given the tricks each team ends with."""
     seat: int = hv["seat"]
     team = seat % 2
@@ -103,7 +116,8 @@ def goal_value(hv: Mapping[str, Any], ours: int, theirs: int) -> float:
         value += KOT_BONUS
     if theirs == 13:
         value -= KOT_BONUS
-    return value + MARGIN * ours
+    cap = goal_need(hv) + (TRICKS_ABOVE if above is None else above)
+    return value + MARGIN * min(ours, cap)
 
 
 def searchable(hv: Mapping[str, Any]) -> bool:
@@ -120,7 +134,9 @@ def searchable(hv: Mapping[str, Any]) -> bool:
     return not (hv.get("trick") and int(hv.get("trump_from") or 0) > 0)
 
 
-def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
+def card_scores(
+    view: Mapping[str, Any], deals: int | None = None, above: int | None = None
+) -> dict[str, float]:
     """Mean goal value of each legal card over the sampled deals (see the docstring)."""
     hv = hand_view(view)
     seat: int = hv["seat"]
@@ -129,7 +145,8 @@ def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
     ours0, theirs0 = taken[seat % 2], taken[1 - seat % 2]
     left = 13 - int(hv.get("trick_count") or 0)
     trick = [(e["seat"], e["card"]) for e in hv.get("trick") or []]
-    worlds = sample_worlds(view, samples_for(len(hv["hand"])))
+    count = samples_for(len(hv["hand"])) if deals is None else deals
+    worlds = sample_worlds(view, count)
     totals = dict.fromkeys(plays, 0.0)
     if len(hv["hand"]) >= TARGET_FROM:
         # Reach-the-goal only: 1 for a card that reaches it in a deal, 0 otherwise.
@@ -148,7 +165,7 @@ def card_scores(view: Mapping[str, Any]) -> dict[str, float]:
         values = dd_tricks(hands, hv["trump"], seat, trick)
         for card in plays:
             won = values[card]
-            totals[card] += goal_value(hv, ours0 + won, theirs0 + left - won)
+            totals[card] += goal_value(hv, ours0 + won, theirs0 + left - won, above)
     n = max(1, len(worlds))
     return {card: total / n for card, total in totals.items()}
 
@@ -166,7 +183,7 @@ def choose(view: Mapping[str, Any]) -> str:
         return fallback
     best = max(scores.values())
     deals = SWITCH_DEALS if len(hv["hand"]) < TARGET_FROM else EARLY_SWITCH_DEALS
-    margin = max(SWITCH, deals / samples_for(len(hv["hand"])))
+    margin = max(SWITCH, deals / samples_for(len(hv["hand"]))) + 1e-9
     if scores.get(fallback[5:], -1.0) >= best - margin:
         return fallback
     return "play:" + min(card for card, v in scores.items() if v >= best - 1e-9)

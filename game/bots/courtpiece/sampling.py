@@ -42,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -50,6 +51,10 @@ from game.engine.courtpiece.cards import CARD_INDEX, CARD_STR, SUITS
 
 from .rng import Stream
 
+# Held around every DDS solve (see dd_tricks): the process's one DDS lock, installed by
+# the layer that runs bots in threads (game.courtpiece.doubledummy, its SOLVER_LOCK); the
+# pure bots import no threading, and alone in a process (a worker, a benchmark) need none.
+DDS_GUARD: AbstractContextManager[Any] = nullcontext()
 QUICK_TRIES = 20  # card-by-card deals tried before the exact counting table is built
 MIN_LENGTH_KEPT = 5  # a caller/bidder holding this many of their suit is always kept
 
@@ -417,15 +422,18 @@ def dd_tricks(
     included, when everyone plays perfectly. Seats 0..3 play clockwise as DDS's N, E, S,
     W, so team 0 (seats 0 and 2) is N-S. The search runs in C, the GIL released.
 
-    Not for concurrent threads: endplay's ``solve_board`` always passes DDS thread index
-    0, and DDS keeps its search memory per thread index, so two threads solving at once
-    in one process would share it. Callers that decide in threads (the tables' clock)
-    must hold one lock around hard decisions per process, or decide in worker processes
-    (as the backgammon bot does); the pure bots import no ``threading`` to do it here."""
+    Safe in threads: endplay's ``solve_board`` always passes DDS thread index 0, and DDS
+    keeps its search memory per thread index, so two threads solving at once in one
+    process would share it; every solve here holds :data:`DDS_GUARD`, which the site sets
+    to the process's one DDS lock (``game.courtpiece.doubledummy.SOLVER_LOCK``, the
+    replay's analysis's too). The medium bot searches the endgame in the clock's bot
+    threads."""
     from endplay.dds import solve_board
 
     deal = _deal(hands, trump, to_move, trick)
-    return {c.rank.abbr + c.suit.name[0].upper(): t for c, t in solve_board(deal)}
+    with DDS_GUARD:
+        solved = list(solve_board(deal))
+    return {c.rank.abbr + c.suit.name[0].upper(): t for c, t in solved}
 
 
 def dd_reaching(
@@ -446,11 +454,9 @@ def dd_reaching(
     from endplay.dds.solve import SolveMode
 
     deal = _deal(hands, trump, to_move, trick)
-    return {
-        c.rank.abbr + c.suit.name[0].upper()
-        for c, t in solve_board(deal, SolveMode.TargetAll, target)
-        if t >= target
-    }
+    with DDS_GUARD:
+        solved = list(solve_board(deal, SolveMode.TargetAll, target))
+    return {c.rank.abbr + c.suit.name[0].upper() for c, t in solved if t >= target}
 
 
 def _deal(
