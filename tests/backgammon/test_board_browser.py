@@ -84,5 +84,6 @@ def test_confirm_and_undo_buttons_raise_events(browser, tmp_path: Path) -> None:
     page.get_by_role("button", name="Undo").click()
     page.get_by_role("button", name="Confirm move").click()
     assert page.evaluate("window.bgEvents") == [["bg:undo", {}], ["bg:confirm", {"play": "24/13"}]]
-    assert page.locator(".bg-live").inner_text() == "18 to 13"
+    # the checker's whole way this turn, every hop (a 6-5 taking one checker 24 to 13)
+    assert page.locator(".bg-live").inner_text() == "24 to 18; 18 to 13"
     context.close()
