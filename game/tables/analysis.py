@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -157,18 +157,15 @@ def stored(pending: Pending) -> dict[str, Any] | None:
 
 
 def wait_stored(pending: Pending, seconds: float = WAIT_SECONDS) -> dict[str, Any] | None:
-    """The analysis once whoever claimed it has stored it, polled for at most
-    ``seconds`` (blocking: a thread's; the API's view polls with ``await_stored``)."""
-    end = time.monotonic() + seconds
-    while True:
-        found = stored(pending)
-        if found is not None or time.monotonic() >= end:
-            return found
-        time.sleep(POLL_SECONDS)
+    """The analysis once whoever claimed it has stored it, looked for at most ``seconds``:
+    :func:`await_stored`, for a thread of its own (a benchmark's, a test's). One way to
+    wait, on an event loop: never a blocking sleep in a server process."""
+    return async_to_sync(await_stored)(pending, seconds)
 
 
 async def await_stored(pending: Pending, seconds: float = WAIT_SECONDS) -> dict[str, Any] | None:
-    """``wait_stored`` on the event loop: it sleeps between the reads."""
+    """The analysis once whoever claimed it has stored it, read every ``POLL_SECONDS``
+    for at most ``seconds`` (None if it was not stored by then)."""
     end = time.monotonic() + seconds
     while True:
         found = await sync_to_async(stored)(pending)
