@@ -103,3 +103,9 @@ SHOW_EVERY_SECTION = (
 
 def show_every_section(page: Any) -> None:
     page.evaluate(SHOW_EVERY_SECTION)
+
+
+def fits_the_screen(page: Any) -> None:
+    """Nothing wider than the screen (a page that scrolls sideways is broken on a phone)."""
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{page.url} is {wide} px wider than the screen"

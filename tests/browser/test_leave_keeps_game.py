@@ -11,19 +11,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.site import Site, console_errors
+from tests.browser.site import Site, console_errors, fits_the_screen
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 390)
 LANGS = ("en", "ur", "hi")
 HEIGHT = {1280: 800, 390: 844}
-
-
-def _fits(page: Any) -> None:
-    """Nothing wider than the screen (a page that scrolls sideways is broken on a phone)."""
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"{page.url} is {wide} px wider than the screen"
 
 
 def _in_view(page: Any, selector: str) -> None:
@@ -77,12 +71,12 @@ def test_a_guest_leaves_play_now_and_finds_the_game_again(
             box = page.locator("[data-testid='your-games']")
             box.scroll_into_view_if_needed()
             assert box.locator(f"a[href='/{lang}{table_path[3:]}']").count() == 1
-            _fits(page)
+            fits_the_screen(page)
             box.screenshot(path=str(artifacts_dir / f"leave-home-{lang}-{width}.png"))
             page.goto(f"{site.url}/{lang}{table_path[3:]}")
             page.wait_for_selector("#table-live .felt")
             _in_view(page, "[data-testid='left-offer']")
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"leave-table-{lang}-{width}.png"))
     assert errors == []
     context.close()
@@ -139,7 +133,7 @@ def test_a_player_who_left_watches_and_takes_their_seat_back(
             page.goto(f"{site.url}/{lang}/play/{table}/")
             page.wait_for_selector("[data-testid='left-offer'] .take-back-button")
             _in_view(page, "[data-testid='left-offer'] .take-back-button")
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"leave-take-back-{lang}-{width}.png"))
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(f"{site.url}/en/play/{table}/")

@@ -11,19 +11,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.site import Site, console_errors
+from tests.browser.site import Site, console_errors, fits_the_screen
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 390)
 LANGS = ("en", "ur", "hi")
 HEIGHT = {1280: 800, 390: 844}
-
-
-def _fits(page: Any) -> None:
-    """Nothing wider than the screen (a page that scrolls sideways is broken on a phone)."""
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"{page.url} is {wide} px wider than the screen"
 
 
 def test_play_now_again_offers_the_game_and_the_menu_leads_to_it(
@@ -50,7 +44,7 @@ def test_play_now_again_offers_the_game_and_the_menu_leads_to_it(
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": HEIGHT[width]})
             page.goto(f"{site.url}/{lang}/play/")
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"way-lobby-{lang}-{width}.png"))
             row = page.locator(f"[data-testid='your-games'] li[data-table='{table_id}']")
             assert row.locator("[data-testid='your-game-score']").count() == 1
@@ -58,7 +52,7 @@ def test_play_now_again_offers_the_game_and_the_menu_leads_to_it(
             row.screenshot(path=str(artifacts_dir / f"way-row-{lang}-{width}.png"))
             page.locator("[data-testid='cp-play-now']").click()
             page.wait_for_selector("[data-testid='play-now-choice']")
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"way-choice-{lang}-{width}.png"))
             if width == 390:  # the phone's menu: "Your games" is in it
                 page.goto(f"{site.url}/{lang}/")

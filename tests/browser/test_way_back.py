@@ -13,18 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.browser.site import Site, console_errors
+from tests.browser.site import Site, console_errors, fits_the_screen
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1280, 390)
 LANGS = ("en", "ur", "hi")
-
-
-def _fits(page: Any) -> None:
-    """Nothing wider than the screen (a page that scrolls sideways is broken on a phone)."""
-    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
-    assert wide <= 0, f"{page.url} is {wide} px wider than the screen"
 
 
 def test_a_guest_leaves_a_game_and_finds_it_again_from_the_home_page(
@@ -58,11 +52,11 @@ def test_a_guest_leaves_a_game_and_finds_it_again_from_the_home_page(
             box = page.locator("[data-testid='your-games']")
             box.scroll_into_view_if_needed()
             assert box.locator(f"a[href='/{lang}{table_path[3:]}']").count() == 1
-            _fits(page)
+            fits_the_screen(page)
             box.screenshot(path=str(artifacts_dir / f"way-back-home-{lang}-{width}.png"))
             page.goto(f"{site.url}/{lang}/play/")
             assert page.locator("[data-testid='your-games']").count() == 1
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"way-back-lobby-{lang}-{width}.png"))
     context.close()
 
@@ -123,7 +117,7 @@ def test_an_invite_followed_through_sign_up_ends_seated_and_seen_live_by_the_hos
     assert "ammi_jaan invites you to a table of Rung" in intro
     north = friend.locator("#waiting-seats li[data-seat='2']")
     assert "partner of ammi_jaan" in north.inner_text()
-    _fits(friend)
+    fits_the_screen(friend)
     friend.screenshot(path=str(artifacts_dir / "invite-guest-en-390.png"), full_page=True)
     north.get_by_role("button", name="Sit at North").click()
     friend.wait_for_url(lambda url: url.startswith(f"{site.url}/en/accounts/login/?next="))
@@ -178,12 +172,12 @@ def test_the_invite_page_and_the_private_404_in_three_languages(
             row = page.locator("#waiting-seats li[data-seat='2']")
             assert north[lang] in row.inner_text()
             assert "nani" in row.inner_text()
-            _fits(page)
+            fits_the_screen(page)
             page.screenshot(path=str(artifacts_dir / f"invite-{lang}-{width}.png"), full_page=True)
             answer = page.goto(f"{site.url}/{lang}/play/{table}/")
             assert answer is not None and answer.status == 404
             assert page.locator("h1").count() == 1 and page.locator(".site-header, header").count()
-            _fits(page)
+            fits_the_screen(page)
             shot = artifacts_dir / f"no-table-{lang}-{width}.png"
             page.screenshot(path=str(shot), full_page=True)
         assert [e for e in errors if "404" not in e] == []
